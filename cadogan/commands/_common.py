@@ -1,0 +1,44 @@
+"""Helpers shared by subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import CadoganError
+from engine.formats import load_table, read_table
+from engine.status import Problem
+from engine.table import Table
+
+SubParsers = Any  # argparse's _SubParsersAction is private; its type adds nothing here.
+
+
+def add_command(sub: SubParsers, name: str, help_text: str, description: str, examples: str) -> argparse.ArgumentParser:
+    return sub.add_parser(  # type: ignore[no-any-return]
+        name,
+        help=help_text,
+        description=description,
+        epilog="examples:\n" + examples,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def read_table_arg(path: str) -> tuple[Table, tuple[Problem, ...]]:
+    """A table from a file path, or from standard input when the path is '-'."""
+    if path == "-":
+        text = sys.stdin.read()
+        if not text.strip():
+            raise CadoganError(
+                "standard input is empty: pipe a table in, e.g. `cadogan deal klondike | cadogan check -`"
+            )
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise CadoganError(f"standard input is not JSON: {error.msg} at line {error.lineno}") from None
+        return read_table(data)
+    if not Path(path).exists():
+        raise CadoganError(f"{path} does not exist")
+    return load_table(path)

@@ -1,0 +1,134 @@
+"""Per-game lookup tables derived once from a ``Game`` record, for the hot paths of ``Table``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from engine.moves import Move
+from engine.rules import Base, Build, Game, MoveUnit, Role, SuitRule
+
+SUIT_ANY, SUIT_SAME, SUIT_ALTERNATE = 0, 1, 2
+BASE_NONE, BASE_ANY, BASE_ACE, BASE_KING, BASE_DEALT = 0, 1, 2, 3, 4
+
+_SUIT_CODES = {SuitRule.ANY: SUIT_ANY, SuitRule.SAME_SUIT: SUIT_SAME, SuitRule.ALTERNATE_COLOUR: SUIT_ALTERNATE}
+_BASE_CODES = {
+    Base.NONE: BASE_NONE,
+    Base.ANY: BASE_ANY,
+    Base.ACE: BASE_ACE,
+    Base.KING: BASE_KING,
+    Base.DEALT: BASE_DEALT,
+}
+
+
+def _next_ranks(build: Build, wrap: bool) -> tuple[int, ...]:
+    """For each rank (index 1..13), the rank a card built on it must have; 0 means nothing builds on it."""
+    table = [0] * 14
+    for rank in range(1, 14):
+        if build is Build.UP:
+            table[rank] = rank + 1 if rank < 13 else (1 if wrap else 0)
+        elif build is Build.DOWN:
+            table[rank] = rank - 1 if rank > 1 else (13 if wrap else 0)
+    return tuple(table)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GameIndex:
+    game: Game
+    ids: tuple[str, ...]
+    index: dict[str, int]
+    roles: tuple[Role, ...]
+    stock: int
+    waste: int
+    reserve: int
+    foundations: tuple[int, ...]
+    tableau: tuple[int, ...]
+    gives: tuple[MoveUnit, ...]
+    next_rank: tuple[tuple[int, ...], ...]
+    suit_rule: tuple[int, ...]
+    base: tuple[int, ...]
+    flip: tuple[bool, ...]
+    sources: tuple[int, ...]
+    """Piles that may give cards, in generation order."""
+    foundation_targets: tuple[tuple[int, ...], ...]
+    """Per source pile: foundations that accept cards from it."""
+    build_targets: tuple[tuple[tuple[int, bool, bool], ...], ...]
+    """Per source pile: (non-foundation target, accepts when not empty, may fill when empty)."""
+    space_fallback: tuple[tuple[tuple[int, ...], bool], ...]
+    """Per pile: (piles whose emptiness opens the fallback, source role allowed only by fallback)."""
+    fallback_ok: tuple[tuple[bool, ...], ...]
+    """[target][source]: the source may fill target's space only through the fallback."""
+    moves: tuple[tuple[list[Move], ...], ...]
+    """[src][dst] -> list of cached Move objects indexed by count."""
+
+    def move(self, src: int, dst: int, count: int) -> Move:
+        cached = self.moves[src][dst]
+        while len(cached) <= count:
+            cached.append(Move(self.ids[src], self.ids[dst], len(cached)))
+        return cached[count]
+
+
+@cache
+def game_index(game: Game) -> GameIndex:
+    ids = tuple(spec.id for spec in game.piles)
+    index = {pile_id: i for i, pile_id in enumerate(ids)}
+    roles = tuple(spec.role for spec in game.piles)
+
+    def first(role: Role) -> int:
+        return next((i for i, r in enumerate(roles) if r is role), -1)
+
+    sources = tuple(i for i, spec in enumerate(game.piles) if spec.rule.gives is not MoveUnit.NONE)
+    foundation_targets: list[tuple[int, ...]] = []
+    build_targets: list[tuple[tuple[int, bool, bool], ...]] = []
+    for i in range(len(ids)):
+        role = roles[i]
+        founds: list[int] = []
+        builds: list[tuple[int, bool, bool]] = []
+        for j, spec in enumerate(game.piles):
+            if j == i:
+                continue
+            rule = spec.rule
+            on_top = role in rule.accepts_from
+            on_space = role in rule.space_from or role in rule.space_fallback
+            if not (on_top or on_space):
+                continue
+            if spec.role is Role.FOUNDATION:
+                founds.append(j)
+            else:
+                builds.append((j, on_top, on_space))
+        foundation_targets.append(tuple(founds))
+        build_targets.append(tuple(builds))
+
+    fallback_ok = tuple(
+        tuple(roles[i] in spec.rule.space_fallback and roles[i] not in spec.rule.space_from for i in range(len(ids)))
+        for spec in game.piles
+    )
+    space_fallback = tuple(
+        (
+            tuple(j for j, other in enumerate(game.piles) if other.role in spec.rule.space_from),
+            bool(spec.rule.space_fallback),
+        )
+        for spec in game.piles
+    )
+    return GameIndex(
+        game=game,
+        ids=ids,
+        index=index,
+        roles=roles,
+        stock=first(Role.STOCK),
+        waste=first(Role.WASTE),
+        reserve=first(Role.RESERVE),
+        foundations=tuple(i for i, r in enumerate(roles) if r is Role.FOUNDATION),
+        tableau=tuple(i for i, r in enumerate(roles) if r is Role.TABLEAU),
+        gives=tuple(spec.rule.gives for spec in game.piles),
+        next_rank=tuple(_next_ranks(spec.rule.build, spec.rule.wrap) for spec in game.piles),
+        suit_rule=tuple(_SUIT_CODES[spec.rule.suits] for spec in game.piles),
+        base=tuple(_BASE_CODES[spec.rule.base] for spec in game.piles),
+        flip=tuple(spec.rule.flip_uncovered for spec in game.piles),
+        sources=sources,
+        foundation_targets=tuple(foundation_targets),
+        build_targets=tuple(build_targets),
+        space_fallback=space_fallback,
+        fallback_ok=fallback_ok,
+        moves=tuple(tuple([] for _ in ids) for _ in ids),
+    )

@@ -1,0 +1,148 @@
+"""Rules as data: pile roles and per-pile rule records (PySolFC's vocabulary), the deal, the stock.
+
+A game is a ``Game`` record: its piles, each with a ``PileRule``, the deal as ``DealStep``s and the stock
+handling as a ``StockRule``. The ``Table`` interprets these records; no game has special code in the core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Role(Enum):
+    STOCK = "stock"
+    WASTE = "waste"
+    FOUNDATION = "foundation"
+    TABLEAU = "tableau"
+    RESERVE = "reserve"
+
+
+class Build(Enum):
+    """Direction in which cards are built on a pile."""
+
+    NONE = "none"
+    UP = "up"
+    DOWN = "down"
+
+
+class SuitRule(Enum):
+    """How the suit of a card placed on a pile must relate to the card below it."""
+
+    ANY = "any suit"
+    SAME_SUIT = "same suit"
+    ALTERNATE_COLOUR = "alternate colour"
+
+
+class Base(Enum):
+    """What may be placed on the pile when it is empty."""
+
+    NONE = "nothing"
+    ANY = "any card"
+    ACE = "an ace"
+    KING = "a king"
+    DEALT = "the dealt base rank"
+
+
+class MoveUnit(Enum):
+    """How many cards may leave a pile at once for another building pile (foundations take one at a time)."""
+
+    NONE = "nothing"
+    TOP_CARD = "top card only"
+    WHOLE_RUN = "all face-up cards together"
+    ANY_RUN = "any run of face-up cards in sequence"
+    WHOLE_PILE_OR_TOP_OF_TWO = "the whole pile, or the top card of a two-card pile"
+    WHOLE_PILE_OR_TOP_CARD = "the whole pile or the top card"
+
+
+@dataclass(frozen=True, slots=True)
+class PileRule:
+    build: Build = Build.NONE
+    suits: SuitRule = SuitRule.ANY
+    base: Base = Base.NONE
+    wrap: bool = False
+    """A king may be built on an ace going down (or an ace on a king going up)."""
+    accepts_from: frozenset[Role] = frozenset()
+    """Roles of the piles that may give cards to this pile when it is not empty."""
+    space_from: frozenset[Role] = frozenset()
+    """Roles of the piles that may fill this pile when it is empty."""
+    space_fallback: frozenset[Role] = frozenset()
+    """Roles that may fill a space once every pile of the ``space_from`` roles is empty."""
+    gives: MoveUnit = MoveUnit.NONE
+    flip_uncovered: bool = False
+    """A face-down card uncovered on this pile is turned face up at once, as part of the move."""
+
+
+@dataclass(frozen=True, slots=True)
+class PileSpec:
+    id: str
+    role: Role
+    rule: PileRule
+    name: str
+    """How a player calls this pile: 'column 3', 'the waste'."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealStep:
+    pile: str
+    count: int
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StockRule:
+    draw: int = 1
+    """Cards turned from the stock to the waste at a time."""
+    passes: int | None = 1
+    """Passes through the stock in all (1 = no redeal, None = unlimited)."""
+    redeal_needs_play: bool = False
+    """Foster's Canfield: the waste may be turned over again only if a card was played from it this pass."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """The 1914 wager: the pack is bought for ``buy_in`` and each foundation card pays ``per_card``."""
+
+    buy_in: int = 52
+    per_card: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    name: str
+    title: str
+    source: str
+    """Book and chapter the default rules come from."""
+    summary: str
+    piles: tuple[PileSpec, ...]
+    deal: tuple[DealStep, ...]
+    stock: StockRule = StockRule()
+    packs: int = 1
+    aliases: tuple[str, ...] = ()
+    scoring: Scoring | None = Scoring()
+    autofill_from: str | None = None
+    """Pile id that fills every tableau space at once (modern Canfield's reserve)."""
+    rules_doc: str = ""
+    """Path of the rules page in docs/, relative to the repository."""
+    variant_of: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def pile(self, pile_id: str) -> PileSpec:
+        for spec in self.piles:
+            if spec.id == pile_id:
+                return spec
+        raise KeyError(pile_id)
+
+    def piles_with_role(self, role: Role) -> tuple[PileSpec, ...]:
+        return tuple(spec for spec in self.piles if spec.role is role)
+
+    @property
+    def card_count(self) -> int:
+        return 52 * self.packs
+
+    def deal_sizes(self) -> dict[str, tuple[int, int]]:
+        """Per pile, (face-down, face-up) card counts right after the deal."""
+        sizes = {spec.id: [0, 0] for spec in self.piles}
+        for step in self.deal:
+            sizes[step.pile][1 if step.face_up else 0] += step.count
+        return {pile_id: (down, up) for pile_id, (down, up) in sizes.items()}

@@ -1,0 +1,511 @@
+"""``Table``: a position of a game, possibly with unknown cards, with legal moves and undo.
+
+A table holds, per pile, the card codes bottom first and how many of the bottom cards lie face down.
+Unknown cards (code ``UNKNOWN``) are cards the camera cannot read: face-down cards, or face-up cards covered
+in a squared packet. A table may hold an impossible position; ``engine.status.problems`` says what is wrong.
+
+>>> from engine.games import find_game
+>>> table = Table.dealt(find_game("klondike"), seed=1)
+>>> len(table.pile("t7")), table.face_down_count("t7")
+(7, 6)
+>>> move = next(iter(table.legal_moves))
+>>> table.push(move); table.pop() == move
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from enum import Enum
+
+from engine.cards import CARDS, RANK_OF, RED_OF, SUIT_OF, UNKNOWN, Card, full_deck
+from engine.errors import IllegalMoveError, NotationError
+from engine.layout import (
+    BASE_ACE,
+    BASE_ANY,
+    BASE_DEALT,
+    BASE_KING,
+    SUIT_ALTERNATE,
+    SUIT_SAME,
+    GameIndex,
+    game_index,
+)
+from engine.moves import Move
+from engine.rules import Game, MoveUnit, Role
+
+
+class Stage(Enum):
+    DEAL = "deal"
+    """Just dealt: the layout must match the deal exactly (the misdeal check)."""
+    PLAY = "play"
+
+
+class Outcome(Enum):
+    WON = "won"
+    BLOCKED = "blocked"
+    """No legal move is left."""
+
+
+# Undo records are plain tuples: (kind, move, src, dst, src_down, dst_down, passes, waste_played, extra)
+_NORMAL, _DEAL, _REDEAL = 0, 1, 2
+
+
+class Table:
+    __slots__ = ("_cards", "_down", "_g", "_history", "_passes", "_waste_played", "faces", "game", "stage")
+
+    def __init__(
+        self,
+        game: Game,
+        cards: Sequence[Sequence[int]],
+        down: Sequence[int],
+        *,
+        passes: int = 1,
+        waste_played: bool = False,
+        stage: Stage = Stage.PLAY,
+        faces: dict[str, tuple[bool, ...]] | None = None,
+    ) -> None:
+        self.game = game
+        self._g: GameIndex = game_index(game)
+        if len(cards) != len(self._g.ids) or len(down) != len(self._g.ids):
+            raise ValueError(f"{game.name} has {len(self._g.ids)} piles, got {len(cards)}")
+        self._cards: list[list[int]] = [list(pile) for pile in cards]
+        self._down: list[int] = [min(d, len(p)) for d, p in zip(down, self._cards, strict=True)]
+        self._passes = passes
+        self._waste_played = waste_played
+        self._history: list[tuple[int, Move, int, int, int, int, int, bool, int]] = []
+        self.stage = stage
+        self.faces: dict[str, tuple[bool, ...]] = dict(faces or {})
+        """Piles whose face-up pattern is not 'face-down cards at the bottom' (an impossible position)."""
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def dealt(cls, game: Game, seed: int) -> Table:
+        """The deal of ``game`` from a pack shuffled with ``random.Random(seed)`` (top of pack = end of list)."""
+        pack = full_deck(game.packs)
+        random.Random(seed).shuffle(pack)
+        return cls.from_pack(game, pack)
+
+    @classmethod
+    def from_pack(cls, game: Game, pack: Sequence[int]) -> Table:
+        """Deal ``pack`` (card codes, top card last) by the game's deal steps; the rest goes to the stock."""
+        remaining = list(pack)
+        g = game_index(game)
+        cards: list[list[int]] = [[] for _ in g.ids]
+        down = [0] * len(g.ids)
+        for step in game.deal:
+            i = g.index[step.pile]
+            for _ in range(step.count):
+                cards[i].append(remaining.pop())
+                if not step.face_up and down[i] == len(cards[i]) - 1:
+                    down[i] += 1
+        if remaining:
+            if g.stock < 0:
+                raise ValueError(f"{game.name}: the deal leaves {len(remaining)} cards and there is no stock")
+            cards[g.stock] = remaining + cards[g.stock]
+            down[g.stock] = len(cards[g.stock])
+        return cls(game, cards, down, stage=Stage.DEAL)
+
+    def copy(self) -> Table:
+        """A copy without the move history."""
+        return Table(
+            self.game,
+            self._cards,
+            self._down,
+            passes=self._passes,
+            waste_played=self._waste_played,
+            stage=self.stage,
+            faces=self.faces,
+        )
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def pile_ids(self) -> tuple[str, ...]:
+        return self._g.ids
+
+    def _i(self, pile_id: str) -> int:
+        try:
+            return self._g.index[pile_id]
+        except KeyError:
+            known = ", ".join(self._g.ids)
+            raise NotationError(f"{self.game.name} has no pile {pile_id!r} (piles: {known})") from None
+
+    def pile(self, pile_id: str) -> tuple[Card | None, ...]:
+        """Cards of a pile bottom first; ``None`` for an unknown card."""
+        return tuple(None if c == UNKNOWN else CARDS[c] for c in self._cards[self._i(pile_id)])
+
+    def codes(self, pile_id: str) -> tuple[int, ...]:
+        return tuple(self._cards[self._i(pile_id)])
+
+    def face_down_count(self, pile_id: str) -> int:
+        return self._down[self._i(pile_id)]
+
+    def is_face_up(self, pile_id: str, index: int) -> bool:
+        if pile_id in self.faces:
+            return self.faces[pile_id][index]
+        return index >= self._down[self._i(pile_id)]
+
+    def top(self, pile_id: str) -> Card | None:
+        pile = self._cards[self._i(pile_id)]
+        return CARDS[pile[-1]] if pile and pile[-1] != UNKNOWN else None
+
+    @property
+    def passes(self) -> int:
+        """Which pass through the stock this is (1 for the first)."""
+        return self._passes
+
+    @property
+    def waste_played(self) -> bool:
+        """A card has been played from the waste during this pass."""
+        return self._waste_played
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        return tuple(record[1] for record in self._history)
+
+    def piles_view(self) -> dict[str, list[tuple[str | None, bool]]]:
+        """Pile id -> [(card notation or None if unknown, face up)], bottom first: what a renderer draws."""
+        return {
+            pile_id: [
+                (None if c == UNKNOWN else str(CARDS[c]), self.is_face_up(pile_id, k))
+                for k, c in enumerate(self._cards[i])
+            ]
+            for i, pile_id in enumerate(self._g.ids)
+        }
+
+    def foundation_count(self) -> int:
+        return sum(len(self._cards[i]) for i in self._g.foundations)
+
+    def score(self) -> int | None:
+        """Money won or lost under the 1914 wager ($5 a foundation card against $52), None if no wager."""
+        scoring = self.game.scoring
+        if scoring is None:
+            return None
+        return self.foundation_count() * scoring.per_card - scoring.buy_in
+
+    def base_rank(self) -> int | None:
+        """The foundation base rank set by the deal (Canfield), or None if no foundation has a card yet."""
+        for i in self._g.foundations:
+            pile = self._cards[i]
+            if pile and pile[0] != UNKNOWN:
+                return RANK_OF[pile[0]]
+        return None
+
+    def key(self) -> tuple[object, ...]:
+        """A hashable value equal for equal positions (move history excluded)."""
+        return (
+            tuple(tuple(p) for p in self._cards),
+            tuple(self._down),
+            self._passes,
+            self._waste_played,
+            tuple(sorted(self.faces.items())),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Table):
+            return NotImplemented
+        return self.game == other.game and self.key() == other.key() and self.stage is other.stage
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"<Table {self.game.name} {self.foundation_count()} on foundations, pass {self._passes}>"
+
+    # ----------------------------------------------------------------- moves
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.generate_moves()
+
+    def generate_moves(self) -> list[Move]:
+        """All legal moves, in a stable order: stock, then each source pile to foundations and other piles."""
+        g = self._g
+        cards = self._cards
+        down = self._down
+        faces = self.faces
+        out: list[Move] = []
+        if g.stock >= 0:
+            stock = cards[g.stock]
+            if stock:
+                out.append(g.move(g.stock, g.waste, min(self.game.stock.draw, len(stock))))
+            elif g.waste >= 0 and cards[g.waste] and self._may_redeal():
+                out.append(g.move(g.waste, g.stock, len(cards[g.waste])))
+        base_rank = -1
+        ids = g.ids
+        for i in g.sources:
+            src = cards[i]
+            n = len(src)
+            if n == 0 or down[i] >= n or (faces and ids[i] in faces):
+                continue
+            top = src[-1]
+            if top < 0:
+                continue
+            for j in g.foundation_targets[i]:
+                dst = cards[j]
+                if faces and ids[j] in faces:
+                    continue
+                if dst:
+                    under = dst[-1]
+                    if under >= 0 and SUIT_OF[under] == SUIT_OF[top] and g.next_rank[j][RANK_OF[under]] == RANK_OF[top]:
+                        out.append(g.move(i, j, 1))
+                else:
+                    base = g.base[j]
+                    if base == BASE_DEALT:
+                        if base_rank == -1:
+                            found = self.base_rank()
+                            base_rank = 0 if found is None else found
+                        if base_rank == 0 or RANK_OF[top] == base_rank:
+                            out.append(g.move(i, j, 1))
+                    elif (
+                        base == BASE_ANY
+                        or (base == BASE_ACE and RANK_OF[top] == 1)
+                        or (base == BASE_KING and RANK_OF[top] == 13)
+                    ):
+                        out.append(g.move(i, j, 1))
+            targets = g.build_targets[i]
+            if not targets:
+                continue
+            counts = self._unit_counts(i, src, down[i])
+            if not counts:
+                continue
+            for j, on_top, on_space in targets:
+                dst = cards[j]
+                if faces and ids[j] in faces:
+                    continue
+                if dst:
+                    if not on_top or down[j] >= len(dst):
+                        continue
+                    under = dst[-1]
+                    if under < 0:
+                        continue
+                    want = g.next_rank[j][RANK_OF[under]]
+                    if want == 0:
+                        continue
+                    rule = g.suit_rule[j]
+                    for count in counts:
+                        card = src[-count]
+                        if card < 0 or RANK_OF[card] != want:
+                            continue
+                        if rule == SUIT_ALTERNATE:
+                            if RED_OF[card] == RED_OF[under]:
+                                continue
+                        elif rule == SUIT_SAME and SUIT_OF[card] != SUIT_OF[under]:
+                            continue
+                        out.append(g.move(i, j, count))
+                elif on_space and self._may_fill(i, j):
+                    base = g.base[j]
+                    for count in counts:
+                        card = src[-count]
+                        if card < 0:
+                            continue
+                        if base == BASE_ANY or (
+                            (base == BASE_KING and RANK_OF[card] == 13) or (base == BASE_ACE and RANK_OF[card] == 1)
+                        ):
+                            out.append(g.move(i, j, count))
+        return out
+
+    def _may_redeal(self) -> bool:
+        rule = self.game.stock
+        if rule.passes is not None and self._passes >= rule.passes:
+            return False
+        return not (rule.redeal_needs_play and not self._waste_played)
+
+    def _may_fill(self, src: int, dst: int) -> bool:
+        g = self._g
+        if not g.fallback_ok[dst][src]:
+            return True
+        # The source may fill this space only once every pile of the preferred roles is empty.
+        preferred, _ = g.space_fallback[dst]
+        return all(not self._cards[k] for k in preferred)
+
+    def _unit_counts(self, i: int, src: list[int], down: int) -> tuple[int, ...]:
+        """How many top cards of pile ``i`` may move together to a building pile."""
+        unit = self._g.gives[i]
+        if unit is MoveUnit.TOP_CARD:
+            return (1,)
+        n = len(src)
+        run = self._run_length(i, src, down)
+        if unit is MoveUnit.ANY_RUN:
+            return tuple(range(1, run + 1))
+        if unit is MoveUnit.WHOLE_RUN:
+            return (n - down,) if run == n - down else ()
+        whole = (n,) if down == 0 and run == n else ()
+        if unit is MoveUnit.WHOLE_PILE_OR_TOP_OF_TWO:
+            return (*whole, 1) if n == 2 else whole if n > 1 else (1,)
+        if unit is MoveUnit.WHOLE_PILE_OR_TOP_CARD:
+            return (1, *whole) if n > 1 else (1,)
+        return ()
+
+    def _run_length(self, i: int, src: list[int], down: int) -> int:
+        """Number of top cards of pile ``i`` that are face up and built in sequence by the pile's rule."""
+        next_rank = self._g.next_rank[i]
+        rule = self._g.suit_rule[i]
+        length = 1
+        k = len(src) - 1
+        while k > down:
+            upper, lower = src[k], src[k - 1]
+            if upper < 0 or lower < 0 or next_rank[RANK_OF[lower]] != RANK_OF[upper]:
+                break
+            if rule == SUIT_ALTERNATE:
+                if RED_OF[upper] == RED_OF[lower]:
+                    break
+            elif rule == SUIT_SAME and SUIT_OF[upper] != SUIT_OF[lower]:
+                break
+            length += 1
+            k -= 1
+        return length
+
+    def play(self, move: Move | str) -> None:
+        """Push ``move`` after checking that it is legal (raises ``IllegalMoveError``)."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"{move} is not legal here: {self.describe(move)}")
+        self.push(move)
+
+    def push(self, move: Move) -> None:
+        """Make ``move`` without checking it (see ``play``); ``pop`` undoes it exactly."""
+        g = self._g
+        i = g.index[move.src]
+        j = g.index[move.dst]
+        cards = self._cards
+        down = self._down
+        src = cards[i]
+        dst = cards[j]
+        k = move.count
+        record_passes = self._passes
+        record_played = self._waste_played
+        src_down = down[i]
+        dst_down = down[j]
+        if i == g.stock and j == g.waste:
+            moved = src[-k:]
+            del src[-k:]
+            moved.reverse()
+            dst.extend(moved)
+            if down[i] > len(src):
+                down[i] = len(src)
+            self._history.append((_DEAL, move, i, j, src_down, dst_down, record_passes, record_played, 0))
+            return
+        if i == g.waste and j == g.stock:
+            moved = src[::-1]
+            src.clear()
+            dst.extend(moved)
+            down[i] = 0
+            down[j] = len(dst)
+            self._passes += 1
+            self._waste_played = False
+            self._history.append((_REDEAL, move, i, j, src_down, dst_down, record_passes, record_played, 0))
+            return
+        moved = src[-k:]
+        del src[-k:]
+        dst.extend(moved)
+        n = len(src)
+        if down[i] > n:
+            down[i] = n
+        elif n and down[i] == n and g.flip[i]:
+            down[i] = n - 1
+        if i == g.waste and self.game.stock.redeal_needs_play:
+            self._waste_played = True
+        filled = -1
+        fill_from = self.game.autofill_from
+        if fill_from is not None and not src and g.roles[i] is Role.TABLEAU:
+            r = g.index[fill_from]
+            if cards[r]:
+                src.append(cards[r].pop())
+                filled = r
+                if down[r] > len(cards[r]):
+                    down[r] = len(cards[r])
+        self._history.append((_NORMAL, move, i, j, src_down, dst_down, record_passes, record_played, filled))
+
+    def pop(self) -> Move:
+        """Undo the last pushed move and return it."""
+        kind, move, i, j, src_down, dst_down, passes, played, extra = self._history.pop()
+        cards = self._cards
+        src = cards[i]
+        dst = cards[j]
+        k = move.count
+        if kind == _NORMAL:
+            if extra >= 0:
+                cards[extra].append(src.pop())
+            moved = dst[-k:]
+            del dst[-k:]
+            src.extend(moved)
+        elif kind == _DEAL:
+            moved = dst[-k:]
+            del dst[-k:]
+            moved.reverse()
+            src.extend(moved)
+        else:
+            src.extend(dst[::-1])
+            dst.clear()
+        self._down[i] = src_down
+        self._down[j] = dst_down
+        self._passes = passes
+        self._waste_played = played
+        return move
+
+    def outcome(self) -> Outcome | None:
+        """``WON`` when every card is on a foundation, ``BLOCKED`` when no legal move is left, else None."""
+        if self.foundation_count() == self.game.card_count:
+            return Outcome.WON
+        if not self.generate_moves():
+            return Outcome.BLOCKED
+        return None
+
+    # ----------------------------------------------------------------- words
+    def describe(self, move: Move) -> str:
+        """The move as a sentence for a player, read in this position (before the move is made)."""
+        g = self._g
+        if move.src not in g.index or move.dst not in g.index:
+            return f"{move} names a pile this game does not have"
+        i, j = g.index[move.src], g.index[move.dst]
+        names = self.game.piles
+        if i == g.stock and j == g.waste:
+            count = move.count
+            return f"turn {'the top card' if count == 1 else f'{count} cards'} of the stock onto the waste"
+        if i == g.waste and j == g.stock:
+            return "turn the waste over to make a new stock"
+        src = self._cards[i]
+        if move.count > len(src):
+            return f"{names[i].name} has only {len(src)} cards"
+        card = src[-move.count]
+        what = "an unknown card" if card < 0 else f"the {CARDS[card].sentence}"
+        if move.count > 1:
+            what = f"{what} and the {move.count - 1} cards on it"
+        dst = self._cards[j]
+        if g.roles[j] is Role.FOUNDATION:
+            where = f"to {names[j].name}"
+        elif not dst:
+            where = f"into the empty {names[j].name}"
+        elif dst[-1] < 0:
+            where = f"onto {names[j].name}"
+        else:
+            where = f"onto the {CARDS[dst[-1]].sentence}"
+        return f"move {what} {where}"
+
+
+class LegalMoves:
+    """A lazy view of the legal moves of a table, in the manner of python-chess."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._table.generate_moves())
+
+    def __len__(self) -> int:
+        return len(self._table.generate_moves())
+
+    def __bool__(self) -> bool:
+        return bool(self._table.generate_moves())
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._table.is_legal(move)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves {' '.join(str(m) for m in self)}>"

@@ -1,0 +1,1 @@
+"""Vision: frames to detections to observations of the table; ``synth`` renders scenes with exact truth."""

@@ -1,0 +1,1 @@
+"""Synthetic table renderer (in progress)."""
