@@ -60,12 +60,41 @@ class GameIndex:
     """[target][source]: the source may fill target's space only through the fallback."""
     moves: tuple[tuple[list[Move], ...], ...]
     """[src][dst] -> list of cached Move objects indexed by count."""
+    receivers: tuple[int, ...]
+    """Piles that can receive cards from some other pile (foundations first)."""
+    accept_codes: tuple[tuple[tuple[int, ...], ...], ...]
+    """[pile][code of its top card] -> codes of the cards that may be built on it."""
+    on_top_from: tuple[tuple[bool, ...], ...]
+    """[target][source]: the target accepts cards from the source's role when not empty."""
+    on_space_from: tuple[tuple[bool, ...], ...]
+    """[target][source]: the source's role may fill the target when empty (directly or by fallback)."""
+    is_foundation: tuple[bool, ...]
 
     def move(self, src: int, dst: int, count: int) -> Move:
         cached = self.moves[src][dst]
         while len(cached) <= count:
             cached.append(Move(self.ids[src], self.ids[dst], len(cached)))
         return cached[count]
+
+
+def _accept_codes(build: Build, wrap: bool, suits: SuitRule) -> tuple[tuple[int, ...], ...]:
+    next_rank = _next_ranks(build, wrap)
+    table: list[tuple[int, ...]] = []
+    for under in range(52):
+        rank = next_rank[under % 13 + 1]
+        if rank == 0:
+            table.append(())
+            continue
+        suit = under // 13
+        red = suit in (1, 2)
+        if suits is SuitRule.SAME_SUIT:
+            allowed = [suit]
+        elif suits is SuitRule.ALTERNATE_COLOUR:
+            allowed = [s for s in range(4) if (s in (1, 2)) != red]
+        else:
+            allowed = list(range(4))
+        table.append(tuple(s * 13 + rank - 1 for s in allowed))
+    return tuple(table)
 
 
 @cache
@@ -110,7 +139,24 @@ def game_index(game: Game) -> GameIndex:
         )
         for spec in game.piles
     )
+    accept_codes = tuple(_accept_codes(spec.rule.build, spec.rule.wrap, spec.rule.suits) for spec in game.piles)
+    n = len(ids)
+    on_top_from = tuple(tuple(roles[i] in spec.rule.accepts_from for i in range(n)) for spec in game.piles)
+    on_space_from = tuple(
+        tuple(roles[i] in spec.rule.space_from or roles[i] in spec.rule.space_fallback for i in range(n))
+        for spec in game.piles
+    )
+    receivers = tuple(
+        j
+        for j in sorted(range(n), key=lambda j: roles[j] is not Role.FOUNDATION)
+        if any(on_top_from[j]) or any(on_space_from[j])
+    )
     return GameIndex(
+        receivers=receivers,
+        accept_codes=accept_codes,
+        on_top_from=on_top_from,
+        on_space_from=on_space_from,
+        is_foundation=tuple(r is Role.FOUNDATION for r in roles),
         game=game,
         ids=ids,
         index=index,

@@ -26,6 +26,7 @@ from engine.layout import (
     BASE_ANY,
     BASE_DEALT,
     BASE_KING,
+    BASE_NONE,
     SUIT_ALTERNATE,
     SUIT_SAME,
     GameIndex,
@@ -46,6 +47,10 @@ class Outcome(Enum):
     BLOCKED = "blocked"
     """No legal move is left."""
 
+
+ALL_CODES = frozenset(range(52))
+RANK_CODES = {rank: frozenset(suit * 13 + rank - 1 for suit in range(4)) for rank in range(1, 14)}
+BASE_CODES = {BASE_NONE: frozenset[int](), BASE_ANY: ALL_CODES, BASE_ACE: RANK_CODES[1], BASE_KING: RANK_CODES[13]}
 
 # Undo records are plain tuples: (kind, move, src, dst, src_down, dst_down, passes, waste_played, extra)
 _NORMAL, _DEAL, _REDEAL = 0, 1, 2
@@ -233,8 +238,31 @@ class Table:
                 out.append(g.move(g.stock, g.waste, min(self.game.stock.draw, len(stock))))
             elif g.waste >= 0 and cards[g.waste] and self._may_redeal():
                 out.append(g.move(g.waste, g.stock, len(cards[g.waste])))
-        base_rank = -1
         ids = g.ids
+        # Index what every receiving pile wants once, then look each movable card up: O(piles), not O(piles^2).
+        wants: dict[int, list[int]] = {}
+        empties: list[tuple[int, frozenset[int], bool]] = []
+        for j in g.receivers:
+            dst = cards[j]
+            if faces and ids[j] in faces:
+                continue
+            if not dst:
+                preferred = g.space_fallback[j][0]
+                fallback_open = g.space_fallback[j][1] and not any(cards[k] for k in preferred)
+                empties.append((j, self._base_codes(j), fallback_open))
+                continue
+            under = dst[-1]
+            if under < 0 or down[j] >= len(dst):
+                continue
+            for code in g.accept_codes[j][under]:
+                if code in wants:
+                    wants[code].append(j)
+                else:
+                    wants[code] = [j]
+        on_top_from = g.on_top_from
+        on_space_from = g.on_space_from
+        fallback_only = g.fallback_ok
+        is_foundation = g.is_foundation
         for i in g.sources:
             src = cards[i]
             n = len(src)
@@ -243,83 +271,49 @@ class Table:
             top = src[-1]
             if top < 0:
                 continue
-            for j in g.foundation_targets[i]:
-                dst = cards[j]
-                if faces and ids[j] in faces:
-                    continue
-                if dst:
-                    under = dst[-1]
-                    if under >= 0 and SUIT_OF[under] == SUIT_OF[top] and g.next_rank[j][RANK_OF[under]] == RANK_OF[top]:
+            targets = wants.get(top)
+            if targets is not None:
+                for j in targets:
+                    if is_foundation[j] and on_top_from[j][i]:
                         out.append(g.move(i, j, 1))
-                else:
-                    base = g.base[j]
-                    if base == BASE_DEALT:
-                        if base_rank == -1:
-                            found = self.base_rank()
-                            base_rank = 0 if found is None else found
-                        if base_rank == 0 or RANK_OF[top] == base_rank:
-                            out.append(g.move(i, j, 1))
-                    elif (
-                        base == BASE_ANY
-                        or (base == BASE_ACE and RANK_OF[top] == 1)
-                        or (base == BASE_KING and RANK_OF[top] == 13)
-                    ):
-                        out.append(g.move(i, j, 1))
-            targets = g.build_targets[i]
-            if not targets:
-                continue
-            counts = self._unit_counts(i, src, down[i])
-            if not counts:
-                continue
-            for j, on_top, on_space in targets:
-                dst = cards[j]
-                if faces and ids[j] in faces:
-                    continue
-                if dst:
-                    if not on_top or down[j] >= len(dst):
-                        continue
-                    under = dst[-1]
-                    if under < 0:
-                        continue
-                    want = g.next_rank[j][RANK_OF[under]]
-                    if want == 0:
-                        continue
-                    rule = g.suit_rule[j]
-                    for count in counts:
-                        card = src[-count]
-                        if card < 0 or RANK_OF[card] != want:
-                            continue
-                        if rule == SUIT_ALTERNATE:
-                            if RED_OF[card] == RED_OF[under]:
-                                continue
-                        elif rule == SUIT_SAME and SUIT_OF[card] != SUIT_OF[under]:
-                            continue
-                        out.append(g.move(i, j, count))
-                elif on_space and self._may_fill(i, j):
-                    base = g.base[j]
-                    for count in counts:
-                        card = src[-count]
-                        if card < 0:
-                            continue
-                        if base == BASE_ANY or (
-                            (base == BASE_KING and RANK_OF[card] == 13) or (base == BASE_ACE and RANK_OF[card] == 1)
-                        ):
+            unit = g.gives[i]
+            if unit is MoveUnit.TOP_CARD:
+                counts: tuple[int, ...] = (1,)
+            elif unit is MoveUnit.WHOLE_RUN and not empties and src[down[i]] not in wants:
+                continue  # the only unit that may move fits nowhere: skip checking the run
+            else:
+                counts = self._unit_counts(i, src, down[i])
+            for count in counts:
+                targets = wants.get(src[-count])
+                if targets is not None:
+                    for j in targets:
+                        if not is_foundation[j] and on_top_from[j][i]:
                             out.append(g.move(i, j, count))
+            for j, base_codes, fallback_open in empties:
+                if not on_space_from[j][i] or (fallback_only[j][i] and not fallback_open):
+                    continue
+                if is_foundation[j]:
+                    if top in base_codes:
+                        out.append(g.move(i, j, 1))
+                    continue
+                for count in counts:
+                    if src[-count] in base_codes:
+                        out.append(g.move(i, j, count))
         return out
+
+    def _base_codes(self, j: int) -> frozenset[int]:
+        """Card codes that may be placed on pile ``j`` when it is empty."""
+        base = self._g.base[j]
+        if base == BASE_DEALT:
+            found = self.base_rank()
+            return ALL_CODES if found is None else RANK_CODES[found]
+        return BASE_CODES[base]
 
     def _may_redeal(self) -> bool:
         rule = self.game.stock
         if rule.passes is not None and self._passes >= rule.passes:
             return False
         return not (rule.redeal_needs_play and not self._waste_played)
-
-    def _may_fill(self, src: int, dst: int) -> bool:
-        g = self._g
-        if not g.fallback_ok[dst][src]:
-            return True
-        # The source may fill this space only once every pile of the preferred roles is empty.
-        preferred, _ = g.space_fallback[dst]
-        return all(not self._cards[k] for k in preferred)
 
     def _unit_counts(self, i: int, src: list[int], down: int) -> tuple[int, ...]:
         """How many top cards of pile ``i`` may move together to a building pile."""
