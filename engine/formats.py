@@ -44,6 +44,9 @@ def table_to_json(table: Table) -> dict[str, Any]:
         data["pass"] = table.passes
         if table.game.stock.redeal_needs_play:
             data["waste_played"] = table.waste_played
+    hooks = table.game.hooks
+    if hooks is not None and hooks.state_fields:  # e.g. Sly: cards placed in the current round of twenty
+        data["state"] = dict(zip(hooks.state_fields, table.hook_state, strict=True))
     return data
 
 
@@ -89,11 +92,32 @@ def read_table(data: object) -> tuple[Table, tuple[Problem, ...]]:
     waste_played = data.get("waste_played", False)
     if not isinstance(waste_played, bool):
         raise TableFormatError(f"'waste_played' must be true or false, not {waste_played!r}")
-    return _build(game, piles, stage, passes, waste_played)
+    return _build(game, piles, stage, passes, waste_played, _hook_state(game, data.get("state")))
+
+
+def _hook_state(game: Game, state: object) -> tuple[int, ...] | None:
+    """The game's hook state from the table's ``"state"`` object (missing fields are 0)."""
+    hooks = game.hooks
+    if hooks is None or state is None:
+        return None
+    if not isinstance(state, dict):
+        raise TableFormatError("'state' must be an object of whole numbers")
+    values: list[int] = []
+    for name in hooks.state_fields:
+        value = state.get(name, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise TableFormatError(f"state {name!r} must be a whole number from 0, not {value!r}")
+        values.append(value)
+    return tuple(values)
 
 
 def _build(
-    game: Game, piles: dict[Any, Any], stage: Stage, passes: int, waste_played: bool
+    game: Game,
+    piles: dict[Any, Any],
+    stage: Stage,
+    passes: int,
+    waste_played: bool,
+    hook_state: tuple[int, ...] | None = None,
 ) -> tuple[Table, tuple[Problem, ...]]:
     g = game_index(game)
     cards: list[list[int]] = [[] for _ in g.ids]
@@ -143,7 +167,9 @@ def _build(
                 tuple(absent),
             )
         )
-    table = Table(game, cards, down, passes=passes, waste_played=waste_played, stage=stage, faces=faces)
+    table = Table(
+        game, cards, down, passes=passes, waste_played=waste_played, stage=stage, faces=faces, hook_state=hook_state
+    )
     return table, tuple(problems)
 
 

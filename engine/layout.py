@@ -176,5 +176,9 @@ def game_index(game: Game) -> GameIndex:
         build_targets=tuple(build_targets),
         space_fallback=space_fallback,
         fallback_ok=fallback_ok,
-        moves=tuple(tuple([] for _ in ids) for _ in ids),
+        # Prefilled up to the most cards a pile can hold, so move generation indexes without a call.
+        moves=tuple(
+            tuple([Move(ids[i], ids[j], count) for count in range(game.card_count + 1)] for j in range(n))
+            for i in range(n)
+        ),
     )

@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for annotations: table.py and status.py import this module
+    from engine.moves import Move
+    from engine.status import Problem
+    from engine.table import Table
 
 
 class Role(Enum):
@@ -16,6 +22,13 @@ class Role(Enum):
     FOUNDATION = "foundation"
     TABLEAU = "tableau"
     RESERVE = "reserve"
+    # The odd piles of Lady Cadogan's games; the core treats them like any other pile with its rule record.
+    KEY = "key"
+    """The Queens' packet of 32 face-up cards whose top card may go only to a foundation."""
+    SHUTTER = "shutter"
+    """The Queens' seven packets (rows of 4 and 3), built down in suit."""
+    PROMENADE = "promenade"
+    """Sly's twenty packets, on which the rounds of twenty cards are placed."""
 
 
 class Build(Enum):
@@ -107,6 +120,38 @@ class Scoring:
     per_card: int = 5
 
 
+class GameHooks:
+    """Extension points for the few rules the records cannot say (The Queens' payments, Sly's rounds).
+
+    A game sets ``Game.hooks`` to an instance of a subclass; ``Table`` calls it only when it is not None, so
+    games without odd rules pay nothing. Per-table state a hook needs is a tuple of ints named by
+    ``state_fields``: it is part of ``Table.key()`` and of the table JSON (``"state"``), and it is restored
+    exactly by ``Table.pop``. The reference oracle (engine/reference.py) learns each odd rule separately.
+    """
+
+    state_fields: tuple[str, ...] = ()
+
+    def initial_state(self) -> tuple[int, ...]:
+        return (0,) * len(self.state_fields)
+
+    def moves(self, table: Table, generic: list[Move]) -> list[Move]:
+        """The legal moves, given ``generic``, those the rule records allow (add and remove moves here)."""
+        return generic
+
+    def push(self, table: Table, move: Move) -> object | None:
+        """Called before ``move`` is made. Make it here and return an undo token (not None) when the records
+        cannot make it; return None to let ``Table`` make it. May change ``table.hook_state`` either way."""
+        return None
+
+    def undo(self, table: Table, move: Move, token: object) -> None:
+        """Undo a move this hook made in ``push`` (``Table.pop`` restores the hook state itself)."""
+        raise NotImplementedError
+
+    def problems(self, table: Table) -> list[Problem]:
+        """Position problems only this game's rules can see (added to ``engine.status.problems``)."""
+        return []
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     name: str
@@ -126,6 +171,8 @@ class Game:
     """Path of the rules page in docs/, relative to the repository."""
     variant_of: str | None = None
     notes: tuple[str, ...] = field(default=())
+    hooks: GameHooks | None = None
+    """The game's odd rules, if any (see ``GameHooks``)."""
 
     def pile(self, pile_id: str) -> PileSpec:
         for spec in self.piles:

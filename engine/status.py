@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
 
-from engine.cards import CARDS, RANK_OF, RED_OF, SUIT_OF, UNKNOWN
+from engine.cards import CARDS, RANK_OF, RANK_WORDS, RED_OF, SUIT_OF, UNKNOWN
 from engine.layout import BASE_ACE, BASE_DEALT, BASE_KING, SUIT_ALTERNATE, SUIT_SAME, game_index
 from engine.rules import Role
 from engine.table import Stage, Table
@@ -52,6 +52,8 @@ def problems(table: Table, extra: tuple[Problem, ...] = ()) -> list[Problem]:
     if table.stage is Stage.DEAL:
         found += _deal_problems(table)
     found += _pile_problems(table)
+    if table.game.hooks is not None:  # rules only the game's hooks know (e.g. one Sly foundation per suit)
+        found += table.game.hooks.problems(table)
     return found
 
 
@@ -147,7 +149,7 @@ def _deal_problems(table: Table) -> list[Problem]:
 def _pile_problems(table: Table) -> list[Problem]:
     out: list[Problem] = []
     g = game_index(table.game)
-    base_ranks = {RANK_OF[codes[0]] for i in g.foundations if (codes := table.codes(g.ids[i])) and codes[0] != UNKNOWN}
+    base_rank = table.base_rank()
     for i, pile_id in enumerate(g.ids):
         role = g.roles[i]
         codes = table.codes(pile_id)
@@ -162,22 +164,41 @@ def _pile_problems(table: Table) -> list[Problem]:
             )
             continue
         down = table.face_down_count(pile_id)
-        if role is Role.STOCK and down != len(codes):
-            out.append(Problem(ProblemKind.FACE_PATTERN, f"{name} has face-up cards in it", (pile_id,)))
-        if role in (Role.WASTE, Role.FOUNDATION, Role.RESERVE) and down:
-            out.append(Problem(ProblemKind.FACE_PATTERN, f"{name} has face-down cards in it", (pile_id,)))
+        # Right after the deal, the deal check already counts face-down cards pile by pile.
+        if table.stage is not Stage.DEAL:
+            out += _face_problems(table, i, pile_id, codes, down)
         face_up = codes[down:]
         if role is Role.FOUNDATION:
-            out += _foundation_problems(table, i, pile_id, codes, base_ranks)
-        elif role is Role.TABLEAU and len(face_up) > 1:
+            out += _foundation_problems(table, i, pile_id, codes, base_rank)
+        elif role in (Role.TABLEAU, Role.SHUTTER) and len(face_up) > 1:  # the Queens' shutter is built too
             out += _tableau_problems(table, i, pile_id, face_up)
         if role is not Role.STOCK and down < len(codes) and codes[-1] == UNKNOWN:
             out.append(Problem(ProblemKind.UNKNOWN_FACE_UP, f"the top card of {name} could not be read", (pile_id,)))
     return out
 
 
+def _face_problems(table: Table, i: int, pile_id: str, codes: tuple[int, ...], down: int) -> list[Problem]:
+    g = game_index(table.game)
+    role = g.roles[i]
+    name = _name(table, pile_id)
+    dealt_down = table.game.deal_sizes()[pile_id][0]
+    if role is Role.STOCK and down != len(codes):
+        return [Problem(ProblemKind.FACE_PATTERN, f"{name} has face-up cards in it", (pile_id,))]
+    if down and role is not Role.STOCK and (role is not Role.TABLEAU or dealt_down == 0):
+        return [Problem(ProblemKind.FACE_PATTERN, f"{name} has face-down cards in it", (pile_id,))]
+    if codes and down == len(codes) and g.flip[i]:
+        return [
+            Problem(
+                ProblemKind.FACE_PATTERN,
+                f"the top card of {name} is face down: it is turned up as soon as it is uncovered",
+                (pile_id,),
+            )
+        ]
+    return []
+
+
 def _foundation_problems(
-    table: Table, i: int, pile_id: str, codes: tuple[int, ...], base_ranks: set[int]
+    table: Table, i: int, pile_id: str, codes: tuple[int, ...], base_rank: int | None
 ) -> list[Problem]:
     g = game_index(table.game)
     name = _name(table, pile_id)
@@ -196,11 +217,13 @@ def _foundation_problems(
                 (str(first),),
             )
         )
-    elif base == BASE_DEALT and len(base_ranks) > 1:
+    elif base == BASE_DEALT and base_rank is not None and first.rank != base_rank:
+        # The deal puts the base card on the first foundation; every other one must start with that rank.
         out.append(
             Problem(
                 ProblemKind.FOUNDATION_BASE,
-                f"{name} starts with the {first.sentence}, but the foundations do not all start with one rank",
+                f"{name} starts with the {first.sentence}, but the foundations start with "
+                f"{RANK_WORDS[base_rank - 1]}s in this deal",
                 (pile_id,),
                 (str(first),),
             )

@@ -52,12 +52,25 @@ ALL_CODES = frozenset(range(52))
 RANK_CODES = {rank: frozenset(suit * 13 + rank - 1 for suit in range(4)) for rank in range(1, 14)}
 BASE_CODES = {BASE_NONE: frozenset[int](), BASE_ANY: ALL_CODES, BASE_ACE: RANK_CODES[1], BASE_KING: RANK_CODES[13]}
 
-# Undo records are plain tuples: (kind, move, src, dst, src_down, dst_down, passes, waste_played, extra)
-_NORMAL, _DEAL, _REDEAL = 0, 1, 2
+# Undo records are plain tuples: (kind, move, src, dst, src_down, dst_down, passes, waste_played, extra, hook)
+# where ``hook`` is None for games without hooks, else (hook state before the move, hook's undo token or None).
+_NORMAL, _DEAL, _REDEAL, _HOOK = 0, 1, 2, 3
+_Record = tuple[int, Move, int, int, int, int, int, bool, int, tuple[tuple[int, ...], object] | None]
 
 
 class Table:
-    __slots__ = ("_cards", "_down", "_g", "_history", "_passes", "_waste_played", "faces", "game", "stage")
+    __slots__ = (
+        "_cards",
+        "_down",
+        "_g",
+        "_history",
+        "_hook_state",
+        "_passes",
+        "_waste_played",
+        "faces",
+        "game",
+        "stage",
+    )
 
     def __init__(
         self,
@@ -69,6 +82,7 @@ class Table:
         waste_played: bool = False,
         stage: Stage = Stage.PLAY,
         faces: dict[str, tuple[bool, ...]] | None = None,
+        hook_state: tuple[int, ...] | None = None,
     ) -> None:
         self.game = game
         self._g: GameIndex = game_index(game)
@@ -78,7 +92,11 @@ class Table:
         self._down: list[int] = [min(d, len(p)) for d, p in zip(down, self._cards, strict=True)]
         self._passes = passes
         self._waste_played = waste_played
-        self._history: list[tuple[int, Move, int, int, int, int, int, bool, int]] = []
+        self._history: list[_Record] = []
+        hooks = game.hooks
+        if hook_state is None:
+            hook_state = hooks.initial_state() if hooks is not None else ()
+        self._hook_state: tuple[int, ...] = tuple(hook_state)
         self.stage = stage
         self.faces: dict[str, tuple[bool, ...]] = dict(faces or {})
         """Piles whose face-up pattern is not 'face-down cards at the bottom' (an impossible position)."""
@@ -121,6 +139,7 @@ class Table:
             waste_played=self._waste_played,
             stage=self.stage,
             faces=self.faces,
+            hook_state=self._hook_state,
         )
 
     # ----------------------------------------------------------------- reading
@@ -165,6 +184,22 @@ class Table:
         return self._waste_played
 
     @property
+    def hook_state(self) -> tuple[int, ...]:
+        """The extra state of a game with hooks (named by ``game.hooks.state_fields``); () otherwise."""
+        return self._hook_state
+
+    # The three methods below are for game hooks (engine/games/*) that make moves the records cannot.
+    def set_hook_state(self, state: tuple[int, ...]) -> None:
+        self._hook_state = state
+
+    def raw_pile(self, pile_id: str) -> list[int]:
+        """The pile's own mutable list of codes, bottom first: for game hooks only."""
+        return self._cards[self._i(pile_id)]
+
+    def set_face_down_count(self, pile_id: str, count: int) -> None:
+        self._down[self._i(pile_id)] = count
+
+    @property
     def history(self) -> tuple[Move, ...]:
         return tuple(record[1] for record in self._history)
 
@@ -204,6 +239,7 @@ class Table:
             self._passes,
             self._waste_played,
             tuple(sorted(self.faces.items())),
+            self._hook_state,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -259,6 +295,7 @@ class Table:
                     wants[code].append(j)
                 else:
                     wants[code] = [j]
+        cached = g.moves
         on_top_from = g.on_top_from
         on_space_from = g.on_space_from
         fallback_only = g.fallback_ok
@@ -275,7 +312,7 @@ class Table:
             if targets is not None:
                 for j in targets:
                     if is_foundation[j] and on_top_from[j][i]:
-                        out.append(g.move(i, j, 1))
+                        out.append(cached[i][j][1])
             unit = g.gives[i]
             if unit is MoveUnit.TOP_CARD:
                 counts: tuple[int, ...] = (1,)
@@ -288,17 +325,20 @@ class Table:
                 if targets is not None:
                     for j in targets:
                         if not is_foundation[j] and on_top_from[j][i]:
-                            out.append(g.move(i, j, count))
+                            out.append(cached[i][j][count])
             for j, base_codes, fallback_open in empties:
                 if not on_space_from[j][i] or (fallback_only[j][i] and not fallback_open):
                     continue
                 if is_foundation[j]:
                     if top in base_codes:
-                        out.append(g.move(i, j, 1))
+                        out.append(cached[i][j][1])
                     continue
                 for count in counts:
                     if src[-count] in base_codes:
-                        out.append(g.move(i, j, count))
+                        out.append(cached[i][j][count])
+        hooks = self.game.hooks
+        if hooks is not None:
+            return hooks.moves(self, out)
         return out
 
     def _base_codes(self, j: int) -> frozenset[int]:
@@ -374,6 +414,17 @@ class Table:
         record_played = self._waste_played
         src_down = down[i]
         dst_down = down[j]
+        hook: tuple[tuple[int, ...], object] | None = None
+        hooks = self.game.hooks
+        if hooks is not None:
+            state = self._hook_state
+            token = hooks.push(self, move)
+            if token is not None:  # the hook made the move itself
+                self._history.append(
+                    (_HOOK, move, i, j, src_down, dst_down, record_passes, record_played, -1, (state, token))
+                )
+                return
+            hook = (state, None)
         if i == g.stock and j == g.waste:
             moved = src[-k:]
             del src[-k:]
@@ -381,7 +432,7 @@ class Table:
             dst.extend(moved)
             if down[i] > len(src):
                 down[i] = len(src)
-            self._history.append((_DEAL, move, i, j, src_down, dst_down, record_passes, record_played, 0))
+            self._history.append((_DEAL, move, i, j, src_down, dst_down, record_passes, record_played, 0, hook))
             return
         if i == g.waste and j == g.stock:
             moved = src[::-1]
@@ -391,7 +442,7 @@ class Table:
             down[j] = len(dst)
             self._passes += 1
             self._waste_played = False
-            self._history.append((_REDEAL, move, i, j, src_down, dst_down, record_passes, record_played, 0))
+            self._history.append((_REDEAL, move, i, j, src_down, dst_down, record_passes, record_played, 0, hook))
             return
         moved = src[-k:]
         del src[-k:]
@@ -412,11 +463,19 @@ class Table:
                 filled = r
                 if down[r] > len(cards[r]):
                     down[r] = len(cards[r])
-        self._history.append((_NORMAL, move, i, j, src_down, dst_down, record_passes, record_played, filled))
+        self._history.append((_NORMAL, move, i, j, src_down, dst_down, record_passes, record_played, filled, hook))
 
     def pop(self) -> Move:
         """Undo the last pushed move and return it."""
-        kind, move, i, j, src_down, dst_down, passes, played, extra = self._history.pop()
+        kind, move, i, j, src_down, dst_down, passes, played, extra, hook = self._history.pop()
+        if hook is not None:
+            self._hook_state = hook[0]
+            if kind == _HOOK:
+                assert self.game.hooks is not None
+                self.game.hooks.undo(self, move, hook[1])
+                self._passes = passes
+                self._waste_played = played
+                return move
         cards = self._cards
         src = cards[i]
         dst = cards[j]

@@ -1,0 +1,216 @@
+"""What the solver derives once per game from its ``Game`` record: symmetric pile groups, safe foundation
+moves and move ordering. Everything here is generic over the rule records; nothing names a game.
+
+Soundness matters more than speed: the solver answers ``unsolvable`` only when the pruned search space is
+exhausted, so every rule here must keep at least one winning line whenever one exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from engine.layout import GameIndex, game_index
+from engine.moves import Move
+from engine.rules import Game, Role
+
+# Move-ordering classes, lowest first. Depth-first search finds wins sooner when progress comes first.
+TO_FOUNDATION, UNCOVERS, FROM_WASTE, EMPTIES, STOCK, BUILD, FROM_FOUNDATION = range(7)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SolverRules:
+    """Per-game facts for the search, indexed like the game's piles."""
+
+    g: GameIndex
+    groups: tuple[tuple[int, ...], ...]
+    """Piles whose contents may be permuted without changing the game (same role and rule), in key order."""
+    group_of: dict[str, int]
+    """Pile id -> index of its group in ``groups``."""
+    index: dict[str, int]
+    role: dict[str, Role]
+    builders: tuple[tuple[int, ...], ...]
+    """Card code -> codes of the cards that could ever be built on it outside the foundations."""
+    auto_sources: frozenset[str]
+    """Piles from which a card may be played to a foundation automatically (when it is safe)."""
+    gives_back: bool
+    """A foundation card may return to play: then only cards that nothing builds on are safe to play."""
+    autofill: bool
+    key_passes: bool
+    key_played: bool
+    card_count: int
+    packs: int
+
+
+def _symmetric_groups(game: Game, g: GameIndex) -> tuple[tuple[int, ...], ...]:
+    """Foundations and tableau piles with identical rules are interchangeable; every other pile stands alone.
+
+    Only these two roles: stock, waste and reserve are singletons in every game we know, and a future game whose
+    foundations are tied to suits or places will give its piles different rules (or names the solver can
+    refuse by setting them apart here).
+    """
+    groups: list[tuple[int, ...]] = []
+    seen: set[int] = set()
+    for i, spec in enumerate(game.piles):
+        if i in seen:
+            continue
+        if spec.role in (Role.FOUNDATION, Role.TABLEAU):
+            members = tuple(
+                j for j, other in enumerate(game.piles) if other.role is spec.role and other.rule == spec.rule
+            )
+        else:
+            members = (i,)
+        seen.update(members)
+        groups.append(members)
+    return tuple(groups)
+
+
+@cache
+def solver_rules(game: Game) -> SolverRules:
+    g = game_index(game)
+    # A game with hooks has rules the records do not show: no symmetry and no automatic moves are assumed.
+    plain = game.hooks is None
+    groups = _symmetric_groups(game, g) if plain else tuple((i,) for i in range(len(g.ids)))
+    group_of = {g.ids[i]: n for n, members in enumerate(groups) for i in members}
+    builders: list[tuple[int, ...]] = []
+    for code in range(52):
+        found: set[int] = set()
+        for j, spec in enumerate(game.piles):
+            if spec.role is not Role.FOUNDATION and any(g.on_top_from[j]):
+                found.update(g.accept_codes[j][code])
+        builders.append(tuple(sorted(found)))
+    gives_back = any(
+        Role.FOUNDATION in spec.rule.accepts_from or Role.FOUNDATION in spec.rule.space_from for spec in game.piles
+    )
+    auto: set[str] = set()
+    for spec in game.piles if plain else ():
+        if spec.role is Role.TABLEAU or (spec.role is Role.RESERVE and game.autofill_from != spec.id):
+            auto.add(spec.id)
+        # Playing a waste card changes which cards later passes turn up when more than one is turned at a
+        # time, and spends Foster's 'played this pass' condition: safe only for draw one without that rule.
+        elif spec.role is Role.WASTE and game.stock.draw == 1 and not game.stock.redeal_needs_play:
+            auto.add(spec.id)
+    return SolverRules(
+        g=g,
+        groups=groups,
+        group_of=group_of,
+        index=dict(g.index),
+        role={spec.id: spec.role for spec in game.piles},
+        builders=tuple(builders),
+        auto_sources=frozenset(auto),
+        gives_back=gives_back,
+        autofill=game.autofill_from is not None,
+        key_passes=game.stock.passes is not None,
+        key_played=game.stock.redeal_needs_play,
+        card_count=game.card_count,
+        packs=game.packs,
+    )
+
+
+def canonical_key(rules: SolverRules, key: tuple[object, ...]) -> bytes:
+    """``Table.key()`` packed into bytes, interchangeable piles sorted, passes dropped where unlimited.
+
+    Bytes rather than tuples: the transposition table holds millions of keys, and a packed key costs about a
+    tenth of the memory of the tuples ``Table.key()`` is made of. Each pile is its codes (all below 52) then
+    255 and its face-down count, so the packing is unambiguous.
+    """
+    cards, down, passes, played = key[:4]
+    assert isinstance(cards, tuple) and isinstance(down, tuple)
+    parts: list[bytes] = []
+    for members in rules.groups:
+        if len(members) == 1:
+            i = members[0]
+            parts.append(bytes(cards[i]) + bytes((255, down[i])))
+        else:
+            parts.extend(sorted([bytes(cards[i]) + bytes((255, down[i])) for i in members]))
+    if rules.key_passes:
+        assert isinstance(passes, int)
+        parts.append(bytes((254, min(passes, 250))))
+    if rules.key_played:
+        parts.append(b"\xfd\x01" if played else b"\xfd\x00")
+    extra = key[4:]  # the odd-face pattern and a game hook's state: rare, so plainly encoded
+    if any(extra):
+        parts.append(repr(extra).encode())
+    return b"".join(parts)
+
+
+def safe_move(rules: SolverRules, cards: tuple[tuple[int, ...], ...], moves: list[Move]) -> Move | None:
+    """A foundation move that cannot spoil a win, if there is one.
+
+    A card is safe to play up when every card that could be built on it elsewhere is already on a foundation
+    (all copies): then it can never serve as a holder again, and leaving its pile only adds options (a run or
+    pile that moves as a whole still moves without its top card). When foundation cards may come back into
+    play, a card could be wanted again as a holder for a returning card, so only cards that nothing is ever
+    built on (the aces of Klondike) are played.
+    """
+    index = rules.index
+    on_foundations: dict[int, int] | None = None
+    for move in moves:
+        if rules.role[move.dst] is not Role.FOUNDATION or move.src not in rules.auto_sources:
+            continue
+        src = cards[index[move.src]]
+        if rules.autofill and len(src) == 1 and rules.role[move.src] is Role.TABLEAU:
+            continue  # emptying a column pulls a reserve card into it: a change of position, not only a gain
+        card = src[-1]
+        wanted = rules.builders[card]
+        if not wanted:
+            return move
+        if rules.gives_back:
+            continue
+        if on_foundations is None:
+            on_foundations = {}
+            for i in rules.g.foundations:
+                for code in cards[i]:
+                    on_foundations[code] = on_foundations.get(code, 0) + 1
+        if all(on_foundations.get(code, 0) >= rules.packs for code in wanted):
+            return move
+    return None
+
+
+def order_moves(
+    rules: SolverRules, cards: tuple[tuple[int, ...], ...], down: tuple[int, ...], moves: list[Move]
+) -> list[Move]:
+    """Drop moves that only mirror another, and sort the rest so that progress is tried first."""
+    index = rules.index
+    role = rules.role
+    group_of = rules.group_of
+    ranked: list[tuple[int, int, int, Move]] = []
+    empty_targets: set[tuple[str, int, int]] = set()
+    for n, move in enumerate(moves):
+        i = index[move.src]
+        j = index[move.dst]
+        src = cards[i]
+        src_role = role[move.src]
+        dst_role = role[move.dst]
+        if not cards[j] and dst_role is not Role.STOCK:
+            # Interchangeable empty piles give mirror-image positions: try only the first of them.
+            mirror = (move.src, move.count, group_of[move.dst])
+            if mirror in empty_targets:
+                continue
+            empty_targets.add(mirror)
+            if (
+                move.count == len(src)
+                and group_of[move.src] == group_of[move.dst]
+                and not rules.autofill
+            ):
+                continue  # a whole pile into a space of the same kind only trades places
+        left = len(src) - move.count
+        tie = 0
+        if dst_role is Role.FOUNDATION:
+            cls = TO_FOUNDATION
+        elif src_role is Role.STOCK or dst_role is Role.STOCK:
+            cls = STOCK
+        elif src_role is Role.FOUNDATION:
+            cls = FROM_FOUNDATION
+        elif src_role is Role.TABLEAU and left > 0 and left == down[i]:
+            cls = UNCOVERS
+            tie = -down[i]  # dig where most cards are hidden
+        elif src_role is not Role.TABLEAU:
+            cls = FROM_WASTE
+        elif left == 0:
+            cls = EMPTIES
+        else:
+            cls = BUILD
+        ranked.append((cls, tie, n, move))
+    ranked.sort()
+    return [move for _, _, _, move in ranked]
