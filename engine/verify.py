@@ -1,0 +1,290 @@
+"""Verification: explain the change between two tables as legal moves, or name the illegal move.
+
+The camera gives a sequence of still tables. Between two of them the player made one move, or a few if
+the camera missed a still moment. ``explain`` searches the legal move sequences (shortest first) for one
+whose result agrees with what was seen; cards the camera could not read (unknown) agree with anything,
+and cards it reads for the first time (a face-down card turned up) are filled in. When no legal
+sequence explains the change, ``explain`` looks for a single move made against the rules and says which
+rule it broke.
+
+>>> from engine.games import find_game
+>>> from engine.table import Table
+>>> before = Table.dealt(find_game("klondike"), seed=3)
+>>> after = before.copy(); after.push(Move.parse("t2>t1"))
+>>> explain(before, after).moves
+(Move(src='t2', dst='t1', count=1),)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+from engine.cards import CARDS, RANK_OF, RANK_WORDS, RED_OF, SUIT_OF, UNKNOWN
+from engine.moves import Move
+from engine.reference import reference_is_legal
+from engine.rules import Base, Build, MoveUnit, Role, SuitRule
+from engine.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    moves: tuple[Move, ...]
+    """The moves that explain the change (empty when nothing changed)."""
+    legal: bool
+    sentences: tuple[str, ...]
+    reason: str = ""
+    """For an illegal move: the rule it broke, in words."""
+    revealed: tuple[tuple[str, int, int], ...] = ()
+    """Cards read for the first time: (pile, index, card code)."""
+
+
+def agrees(model: Table, seen: Table) -> bool:
+    """Does the observed table agree with the model, unknown cards matching anything?"""
+    for pile in model.pile_ids:
+        ours, theirs = model.codes(pile), seen.codes(pile)
+        if len(ours) != len(theirs) or model.face_down_count(pile) != seen.face_down_count(pile):
+            return False
+        for a, b in zip(ours, theirs, strict=True):
+            if a != b and a != UNKNOWN and b != UNKNOWN:
+                return False
+    return True
+
+
+def reveal(model: Table, seen: Table) -> tuple[Table, tuple[tuple[str, int, int], ...]]:
+    """A copy of ``model`` with the cards the observation reads where the model did not know them."""
+    revealed: list[tuple[str, int, int]] = []
+    piles: list[list[int]] = []
+    for pile in model.pile_ids:
+        ours, theirs = list(model.codes(pile)), seen.codes(pile)
+        for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            if a == UNKNOWN and b != UNKNOWN:
+                ours[k] = b
+                revealed.append((pile, k, b))
+        piles.append(ours)
+    table = Table(
+        model.game,
+        piles,
+        [model.face_down_count(p) for p in model.pile_ids],
+        passes=model.passes,
+        waste_played=model.waste_played,
+        stage=model.stage,
+    )
+    return table, tuple(revealed)
+
+
+def explain(before: Table, seen: Table, max_moves: int = 3) -> Explanation | None:
+    """The shortest legal move sequence (up to ``max_moves``) from ``before`` to what was ``seen``, else
+    the single illegal move that explains it, else None (the reading is not explained by any move)."""
+    if agrees(before, seen):
+        return Explanation((), True, ())
+    fresh = _newly_seen(before, seen)
+    frontier: list[tuple[Table, tuple[Move, ...]]] = [(before.copy(), ())]
+    visited = {before.key()}
+    for _ in range(max_moves):
+        next_frontier: list[tuple[Table, tuple[Move, ...]]] = []
+        for table, line in frontier:
+            for move in table.generate_moves():
+                for child in _children(table, move, seen, fresh):
+                    key = child.key()
+                    if key in visited:
+                        continue
+                    visited.add(key)
+                    if agrees(child, seen):
+                        found = (*line, move)
+                        _, revealed = reveal(table_after(before, found), seen)
+                        return Explanation(found, True, _sentences(before, found), revealed=revealed)
+                    next_frontier.append((child, (*line, move)))
+        frontier = next_frontier
+        if len(frontier) > 5_000:
+            break
+    return _illegal(before, seen)
+
+
+def _newly_seen(before: Table, seen: Table) -> list[int]:
+    """Cards the observation reads that the model did not know anywhere: the cards turned up since."""
+    known: dict[int, int] = {}
+    for pile in before.pile_ids:
+        for code in before.codes(pile):
+            known[code] = known.get(code, 0) + 1
+    fresh: list[int] = []
+    for pile in seen.pile_ids:
+        for code in seen.codes(pile):
+            if code == UNKNOWN:
+                continue
+            if known.get(code, 0) > 0:
+                known[code] -= 1
+            else:
+                fresh.append(code)
+    return fresh
+
+
+def _children(table: Table, move: Move, seen: Table, fresh: list[int]) -> list[Table]:
+    """The table after ``move``; when the move turned up a card the model did not know, one child per
+    identity it may have (the card read at its place, else each newly seen card), so that later moves
+    in the same sequence can use it."""
+    child = table.copy()
+    child.push(move)
+    slots = [
+        pile
+        for pile in (move.src, move.dst)
+        if (codes := child.codes(pile)) and codes[-1] == UNKNOWN and child.face_down_count(pile) < len(codes)
+    ]
+    if not slots or not fresh:
+        return [child]
+    children = [child]
+    for pile in slots:
+        index = len(child.codes(pile)) - 1
+        at_place = seen.codes(pile)[index] if index < len(seen.codes(pile)) else UNKNOWN
+        options = [at_place] if at_place != UNKNOWN else list(dict.fromkeys(fresh))
+        children = [_with_card(c, pile, index, code) for c in children for code in options]
+    return children
+
+
+def _with_card(table: Table, pile: str, index: int, code: int) -> Table:
+    piles = [list(table.codes(p)) for p in table.pile_ids]
+    piles[table.pile_ids.index(pile)][index] = code
+    return Table(
+        table.game,
+        piles,
+        [table.face_down_count(p) for p in table.pile_ids],
+        passes=table.passes,
+        waste_played=table.waste_played,
+        stage=table.stage,
+    )
+
+
+def table_after(start: Table, moves: tuple[Move, ...]) -> Table:
+    table = start.copy()
+    for move in moves:
+        table.push(move)
+    return table
+
+
+def _sentences(start: Table, moves: tuple[Move, ...]) -> tuple[str, ...]:
+    table = start.copy()
+    sentences = []
+    for move in moves:
+        sentences.append(table.describe(move))
+        table.push(move)
+    return tuple(sentences)
+
+
+def _illegal(before: Table, seen: Table) -> Explanation | None:
+    """Try every physical move of top cards (legal or not); one whose result agrees is the illegal move."""
+    model = before.copy()
+    for src in model.pile_ids:
+        for dst in model.pile_ids:
+            if src == dst:
+                continue
+            for count in range(1, len(model.codes(src)) + 1):
+                move = Move(src, dst, count)
+                model.push(move)
+                match = agrees(model, seen)
+                model.pop()
+                if match and not reference_is_legal(before, move):
+                    return Explanation((move,), False, (before.describe(move),), why_illegal(before, move))
+    return None
+
+
+def _colour(code: int) -> str:
+    return "red" if RED_OF[code] else "black"
+
+
+def why_illegal(table: Table, move: Move) -> str:
+    """The rule ``move`` breaks in this position, in words a player understands."""
+    game = table.game
+    if move.src not in table.pile_ids or move.dst not in table.pile_ids:
+        return f"{move} names a pile this game does not have"
+    src_spec, dst_spec = game.pile(move.src), game.pile(move.dst)
+    src, dst = table.codes(move.src), table.codes(move.dst)
+    if move.count > len(src):
+        return f"{src_spec.name} has only {len(src)} cards"
+    if src_spec.rule.gives is MoveUnit.NONE and src_spec.role is not Role.STOCK:
+        return f"cards may not be taken from {src_spec.name}"
+    if len(src) - move.count < table.face_down_count(move.src):
+        return "a face-down card may not be moved"
+    card = src[len(src) - move.count]
+    if card == UNKNOWN:
+        return "the moved card was not read"
+    name = f"{_colour(card)} {RANK_WORDS[RANK_OF[card] - 1]}"
+    rule = dst_spec.rule
+    if dst_spec.role is Role.FOUNDATION and move.count > 1:
+        return "foundations take one card at a time"
+    if src_spec.role is Role.TABLEAU and dst_spec.role is not Role.FOUNDATION:
+        unit = src_spec.rule.gives
+        face_up = len(src) - table.face_down_count(move.src)
+        if unit is MoveUnit.WHOLE_RUN and move.count != face_up:
+            return f"the {face_up} face-up cards of {src_spec.name} move together or not at all"
+        if unit is MoveUnit.WHOLE_PILE_OR_TOP_OF_TWO and move.count != len(src) and len(src) != 2:
+            return f"only a whole column moves (or the top card of a column of two), not part of {src_spec.name}"
+    if not dst:
+        if rule.base is Base.KING and RANK_OF[card] != 13:
+            return f"only a king may fill {dst_spec.name}, not a {name}"
+        if rule.base is Base.ACE and RANK_OF[card] != 1:
+            return f"{dst_spec.name} must start with an ace, not a {name}"
+        if rule.base is Base.DEALT:
+            base = table.base_rank()
+            if base is not None and RANK_OF[card] != base:
+                return f"{dst_spec.name} must start with a {RANK_WORDS[base - 1]}, not a {name}"
+        if src_spec.role not in rule.space_from | rule.space_fallback:
+            return f"{dst_spec.name} may not be filled from {src_spec.name}"
+        return f"{dst_spec.name} may not be filled from {src_spec.name} now"
+    under = dst[-1]
+    if under == UNKNOWN:
+        return f"the top card of {dst_spec.name} was not read"
+    under_name = f"{_colour(under)} {RANK_WORDS[RANK_OF[under] - 1]}"
+    if rule.suits is SuitRule.ALTERNATE_COLOUR and RED_OF[card] == RED_OF[under]:
+        return f"{name} on {under_name} is not allowed: colours must alternate"
+    if rule.suits is SuitRule.SAME_SUIT and SUIT_OF[card] != SUIT_OF[under]:
+        return f"the {CARDS[card].sentence} may not go on the {CARDS[under].sentence}: it must follow suit"
+    direction = "down" if rule.build is Build.DOWN else "up"
+    if rule.build is not Build.NONE:
+        return f"{name} on {under_name} is not allowed: {dst_spec.name} builds {direction} one rank at a time"
+    return f"nothing may be put on {dst_spec.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    index: int
+    """Index of the observed table that ends this step."""
+    explanation: Explanation | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameReport:
+    steps: tuple[Step, ...]
+    final: Table
+    first_illegal: int | None
+    """Index of the step with the first illegal move, if any."""
+    unexplained: tuple[int, ...]
+
+    @property
+    def legal(self) -> bool:
+        return self.first_illegal is None and not self.unexplained
+
+
+def verify_tables(observed: list[Table], max_moves: int = 3) -> GameReport:
+    """Check a recorded game given as its sequence of still tables: every change explained by legal moves.
+
+    After an illegal move the game goes on from what was seen, so later moves are still checked.
+    """
+    if not observed:
+        raise ValueError("no tables to verify")
+    model = observed[0].copy()
+    steps: list[Step] = []
+    first_illegal: int | None = None
+    unexplained: list[int] = []
+    for index, (_, seen) in enumerate(pairwise(observed), start=1):
+        explanation = explain(model, seen, max_moves)
+        steps.append(Step(index, explanation))
+        if explanation is None:
+            unexplained.append(index)
+            model = seen.copy()
+            continue
+        if not explanation.legal and first_illegal is None:
+            first_illegal = index
+        for move in explanation.moves:
+            model.push(move)
+        model, _ = reveal(model, seen)
+    return GameReport(tuple(steps), model, first_illegal, tuple(unexplained))
