@@ -1,0 +1,118 @@
+"""The session log: one JSON object per line, flushed as it is written, so a crash loses nothing.
+
+Events: ``start`` (game, source), ``table`` (a still table as read), ``move`` (legal moves explaining a
+change), ``illegal`` (a move against the rules, with the rule), ``misdeal`` (problems of the deal),
+``hint``, ``warning``, ``end`` (outcome, score). ``cadogan verify`` reads the tables back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from engine.errors import CadoganError
+from engine.formats import read_table, table_to_json
+from engine.table import Table
+
+LOG_FORMAT = "cadogan-session"
+LOG_VERSION = 1
+
+
+class SessionLogError(CadoganError):
+    """A session log that cannot be read."""
+
+
+class SessionLog:
+    """Appends events to a JSON-lines file; each line is flushed at once."""
+
+    def __init__(self, path: str | Path, game: str, source: str) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file: IO[str] = self.path.open("a", encoding="utf-8")
+        except OSError as error:
+            raise SessionLogError(f"cannot write the session log {self.path}: {error.strerror}") from None
+        self.write("start", 0.0, format=LOG_FORMAT, version=LOG_VERSION, game=game, source=source)
+
+    def write(self, event: str, t: float, **fields: Any) -> None:
+        self._file.write(json.dumps({"t": round(t, 3), "event": event, **fields}) + "\n")
+        self._file.flush()
+
+    def table(self, t: float, table: Table, confidence: float) -> None:
+        self.write("table", t, table=table_to_json(table), confidence=round(confidence, 4))
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> SessionLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedTable:
+    t: float
+    table: Table
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    game: str
+    source: str
+    tables: tuple[LoggedTable, ...]
+    events: tuple[dict[str, Any], ...]
+    truncated: bool
+    """The last line was cut short (the session ended abruptly); everything before it was read."""
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    try:
+        with path.open(encoding="utf-8") as file:
+            yield from enumerate(file, start=1)
+    except FileNotFoundError:
+        raise SessionLogError(f"{path} does not exist") from None
+    except IsADirectoryError:
+        raise SessionLogError(f"{path} is a directory, not a session log") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SessionLogError(f"cannot read {path}: {error}") from None
+
+
+def read_session(path: str | Path) -> SessionRecord:
+    """Read a session log; a cut-off last line is tolerated, any other damage is one clear error."""
+    file = Path(path)
+    rows: list[tuple[int, str]] = [(n, line) for n, line in _lines(file) if line.strip()]
+    events: list[dict[str, Any]] = []
+    truncated = False
+    for position, (number, line) in enumerate(rows):
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            if position == len(rows) - 1:
+                truncated = True
+                break
+            raise SessionLogError(f"{file}: line {number} is not JSON: the log is damaged") from None
+        if not isinstance(event, dict) or "event" not in event:
+            raise SessionLogError(f"{file}: line {number} is not a session event")
+        events.append(event)
+    if not events or events[0].get("event") != "start" or events[0].get("format") != LOG_FORMAT:
+        raise SessionLogError(f"{file} is not a Cadogan session log (it must start with a 'start' event)")
+    if events[0].get("version") != LOG_VERSION:
+        raise SessionLogError(f"{file}: session log version {events[0].get('version')!r} is not supported")
+    tables: list[LoggedTable] = []
+    for event in events:
+        if event["event"] != "table":
+            continue
+        try:
+            table, _ = read_table(event["table"])
+        except (CadoganError, KeyError) as error:
+            raise SessionLogError(f"{file}: a table at t={event.get('t')} cannot be read: {error}") from None
+        tables.append(LoggedTable(float(event.get("t", 0.0)), table, float(event.get("confidence", 1.0))))
+    return SessionRecord(
+        str(events[0].get("game", "")), str(events[0].get("source", "")), tuple(tables), tuple(events), truncated
+    )

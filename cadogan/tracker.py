@@ -1,0 +1,122 @@
+"""Tracking over frames: read the table when it is still, explain each change as moves, never cry wolf.
+
+The tracker gets one reading per frame (an observed ``Table``, or None when hands cover the cards or
+nothing was read) with a confidence. A reading becomes a *still table* when the same reading comes back
+in ``votes`` of the last ``window`` frames. Each change between two still tables goes to the engine: legal
+moves are announced as moves; a change that only an illegal move explains is announced as illegal only
+when the reading is confident, otherwise the player is asked to hold still; a single misread frame never
+reaches the engine because it never wins the vote.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine.moves import Move
+from engine.status import problems
+from engine.table import Outcome, Stage, Table
+from engine.verify import explain, reveal
+
+
+class EventKind(Enum):
+    STILL = "still"
+    MISDEAL = "misdeal"
+    MOVE = "move"
+    ILLEGAL = "illegal"
+    UNCLEAR = "unclear"
+    END = "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: EventKind
+    t: float
+    text: str
+    moves: tuple[str, ...] = ()
+    table: Table | None = None
+    confidence: float = 1.0
+
+
+@dataclass
+class Tracker:
+    window: int = 5
+    votes: int = 3
+    confident: float = 0.8
+    max_moves: int = 3
+    check_deal: bool = True
+    """The first still table is the deal: check it (off when joining a game already under way)."""
+    model: Table | None = None
+    """What the engine believes is on the table, face-down cards included as far as known."""
+    _recent: deque[tuple[tuple[object, ...], Table, float] | None] = field(default_factory=deque)
+    _last_still: tuple[object, ...] | None = None
+    _ended: bool = False
+
+    def observe(self, t: float, reading: Table | None, confidence: float = 1.0) -> list[Event]:
+        self._recent.append(None if reading is None else (reading.key(), reading, confidence))
+        while len(self._recent) > self.window:
+            self._recent.popleft()
+        still = self._still()
+        if still is None or still[0] == self._last_still:
+            return []
+        key, table, conf = still
+        self._last_still = key
+        return [
+            Event(EventKind.STILL, t, "the table is still", table=table, confidence=conf),
+            *self._change(t, table, conf),
+        ]
+
+    def _still(self) -> tuple[tuple[object, ...], Table, float] | None:
+        counts = Counter(item[0] for item in self._recent if item is not None)
+        if not counts:
+            return None
+        key, count = counts.most_common(1)[0]
+        if count < self.votes:
+            return None
+        matching = [item for item in self._recent if item is not None and item[0] == key]
+        return key, matching[-1][1], min(item[2] for item in matching)
+
+    def _change(self, t: float, seen: Table, confidence: float) -> list[Event]:
+        if self.model is None:
+            self.model = seen.copy()
+            deal = seen.copy()
+            deal.stage = Stage.DEAL
+            found = problems(deal) if self.check_deal else []
+            self.model.stage = Stage.PLAY
+            if found:
+                return [Event(EventKind.MISDEAL, t, "; ".join(p.message for p in found), confidence=confidence)]
+            return []
+        explanation = explain(self.model, seen, self.max_moves)
+        if explanation is None:
+            return [
+                Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=confidence)
+            ]
+        if not explanation.legal:
+            if confidence < self.confident:
+                return [
+                    Event(
+                        EventKind.UNCLEAR, t, "please hold still, I am reading the table again", confidence=confidence
+                    )
+                ]
+            move = explanation.moves[0]
+            self._advance(explanation.moves, seen)
+            return [Event(EventKind.ILLEGAL, t, explanation.reason, (str(move),), confidence=confidence)]
+        if not explanation.moves:
+            return []
+        self._advance(explanation.moves, seen)
+        events = [Event(EventKind.MOVE, t, "; ".join(explanation.sentences), tuple(map(str, explanation.moves)))]
+        outcome = self.model.outcome() if self.model is not None else None
+        if outcome is not None and not self._ended:
+            self._ended = True
+            score = self.model.score() if self.model is not None else None
+            money = "" if score is None else f", score {'+' if score >= 0 else '-'}${abs(score)}"
+            word = "won" if outcome is Outcome.WON else "blocked: no legal move is left"
+            events.append(Event(EventKind.END, t, f"game {word}{money}"))
+        return events
+
+    def _advance(self, moves: tuple[Move, ...], seen: Table) -> None:
+        assert self.model is not None
+        for move in moves:
+            self.model.push(move)
+        self.model, _ = reveal(self.model, seen)

@@ -1,0 +1,187 @@
+"""The tracker over frames: still tables by vote, moves explained, illegal moves only when confident."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cadogan.session import SessionLog, SessionLogError, read_session
+from cadogan.tracker import EventKind, Tracker
+from engine.autoplay import greedy_playout
+from engine.cards import UNKNOWN
+from engine.games import find_game
+from engine.moves import Move
+from engine.table import Stage, Table
+from engine.testing import make_table
+from engine.verify import verify_tables
+
+
+def seen(table: Table) -> Table:
+    """What the camera reads: face-down cards unknown."""
+    piles = [
+        [UNKNOWN if k < table.face_down_count(p) else c for k, c in enumerate(table.codes(p))] for p in table.pile_ids
+    ]
+    return Table(table.game, piles, [table.face_down_count(p) for p in table.pile_ids], passes=table.passes)
+
+
+def feed(tracker: Tracker, frames: list[Table | None], confidence: float = 0.95) -> list[tuple[EventKind, str]]:
+    events = []
+    for n, frame in enumerate(frames):
+        events += [(e.kind, e.text) for e in tracker.observe(n / 30, frame, confidence)]
+    return events
+
+
+def test_a_legal_game_is_followed_move_by_move_without_alarms() -> None:
+    table = Table.dealt(find_game("klondike"), 2)
+    frames: list[Table | None] = [seen(table)] * 6
+    played = []
+    for move in greedy_playout(table, max_moves=40):
+        played.append(str(move))
+        frames += [None] * 4  # a hand over the cards while moving
+        frames += [seen(table)] * 6
+    events = feed(Tracker(), frames)
+    kinds = [k for k, _ in events]
+    assert EventKind.ILLEGAL not in kinds
+    assert EventKind.UNCLEAR not in kinds
+    assert EventKind.MISDEAL not in kinds
+    assert sum(k is EventKind.MOVE for k in kinds) == len(played)
+
+
+def test_a_single_misread_frame_never_reaches_the_engine() -> None:
+    table = make_table("klondike", {"t1": "7H", "t2": "8S", "t3": "KS", "s": "2c 3c"})
+    misread = make_table("klondike", {"t1": "7H", "t2": "8D", "t3": "KS", "s": "2c 3c"})
+    frames: list[Table | None] = [table] * 5 + [misread] + [table] * 5
+    events = feed(Tracker(check_deal=False), frames)
+    assert [k for k, _ in events] == [EventKind.STILL]
+
+
+def test_an_illegal_move_is_announced_with_its_rule() -> None:
+    table = make_table("klondike", {"t1": "7H", "t2": "8D", "t3": "KS", "s": "2c 3c"})
+    moved = table.copy()
+    moved.push(Move.parse("t1>t2"))
+    events = feed(Tracker(check_deal=False), [table] * 5 + [None] * 3 + [moved] * 5)
+    assert (EventKind.ILLEGAL, "red 7 on red 8 is not allowed: colours must alternate") in events
+
+
+def test_an_unsure_reading_asks_to_hold_still_instead_of_an_alarm() -> None:
+    table = make_table("klondike", {"t1": "7H", "t2": "8D", "t3": "KS", "s": "2c 3c"})
+    moved = table.copy()
+    moved.push(Move.parse("t1>t2"))
+    events = feed(Tracker(check_deal=False), [table] * 5 + [moved] * 5, confidence=0.5)
+    assert [k for k, _ in events] == [EventKind.STILL, EventKind.STILL, EventKind.UNCLEAR]
+
+
+def test_a_misdeal_is_reported_when_the_game_starts() -> None:
+    deal = Table.dealt(find_game("klondike"), 3)
+    wrong = make_table(
+        "klondike",
+        {
+            p: " ".join(
+                (str(c) if deal.is_face_up(p, k) else str(c)[:-1] + str(c)[-1].lower())
+                for k, c in enumerate(deal.pile(p))
+            )
+            for p in deal.pile_ids
+            if p != "t1"
+        }
+        | {"t1": ""},
+    )
+    events = feed(Tracker(), [wrong] * 5)
+    assert events[1][0] is EventKind.MISDEAL
+    assert "column 1 has 0 cards, the deal puts 1 there" in events[1][1]
+
+
+def test_session_log_round_trips_and_verifies(tmp_path: Path) -> None:
+    table = Table.dealt(find_game("canfield"), 39)
+    table.stage = Stage.PLAY
+    path = tmp_path / "session.jsonl"
+    with SessionLog(path, "canfield", "test") as log:
+        log.table(0.0, seen(table), 0.99)
+        for n, _ in enumerate(greedy_playout(table, max_moves=30), start=1):
+            log.table(float(n), seen(table), 0.99)
+    record = read_session(path)
+    assert record.game == "canfield"
+    assert len(record.tables) == 31
+    assert verify_tables([t.table for t in record.tables]).legal
+
+
+def test_a_log_cut_off_mid_line_keeps_everything_before(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    with SessionLog(path, "klondike", "test") as log:
+        log.table(0.0, Table.dealt(find_game("klondike"), 1), 1.0)
+        log.table(1.0, Table.dealt(find_game("klondike"), 1), 1.0)
+    text = path.read_text()
+    path.write_text(text[: len(text) - 40])
+    record = read_session(path)
+    assert record.truncated
+    assert len(record.tables) == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ('{"event": "start", "format": "cadogan-session", "version": 1}\nnot json\n{"event": "end"}\n', "line 2"),
+        ('{"hello": 1}\n', "not a session event"),
+        ("", "not a Cadogan session log"),
+        (json.dumps({"event": "start", "format": "cadogan-session", "version": 9}) + "\n", "version 9"),
+    ],
+)
+def test_damaged_logs_are_one_clear_error(tmp_path: Path, content: str, needle: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    with pytest.raises(SessionLogError, match=needle):
+        read_session(path)
+
+
+def _log_game(path: Path, illegal_after: int | None = None) -> None:
+    table = Table.dealt(find_game("klondike"), 2)
+    table.stage = Stage.PLAY
+    with SessionLog(path, "klondike", "test") as log:
+        log.table(0.0, seen(table), 0.99)
+        for n, _ in enumerate(greedy_playout(table, max_moves=25), start=1):
+            if n == illegal_after:
+                # Put a column's top card onto another column against the rules, and log what that looks like.
+                tops = [p for p in table.pile_ids if p.startswith("t") and table.codes(p)]
+                move = next(
+                    Move(a, b)
+                    for a in tops
+                    for b in tops
+                    if a != b and Move(a, b) not in table.generate_moves()
+                )
+                log.table(float(n), seen(table), 0.99)
+                table.push(move)
+                log.table(n + 0.5, seen(table), 0.99)
+                return
+            log.table(float(n), seen(table), 0.99)
+
+
+def test_verify_command_on_a_legal_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cadogan.__main__ import main
+
+    path = tmp_path / "game.jsonl"
+    _log_game(path)
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "verdict: every move legal" in out
+    assert "   1. 00:01.00" in out
+
+
+def test_verify_command_flags_an_illegal_move_with_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cadogan.__main__ import main
+
+    path = tmp_path / "game.jsonl"
+    _log_game(path, illegal_after=12)
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "verdict: not a legal game" in out
+    assert "ILLEGAL" in out
+    assert "first illegal move at 00:12.50" in out
+
+
+@pytest.mark.parametrize("name", ["missing.jsonl", "video.mp4"])
+def test_verify_command_bad_input_is_exit_2(tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from cadogan.__main__ import main
+
+    assert main(["verify", str(tmp_path / name)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
