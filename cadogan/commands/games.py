@@ -6,6 +6,7 @@ import argparse
 
 from cadogan.commands._common import SubParsers, add_command
 from engine.games import GAMES
+from engine.idoubtit import VARIANTS as REFEREE_VARIANTS
 
 
 def add_parser(sub: SubParsers) -> None:
@@ -29,4 +30,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{indent}{game.name:<22} {game.title}")
         print(f"{indent}{'':<22} {game.summary}")
         print(f"{indent}{'':<22} source: {game.source}")
+    for number, rules in enumerate(REFEREE_VARIANTS):
+        if args.names:
+            print(rules.name)
+            continue
+        indent = "  " if number else ""
+        print(f"{indent}{rules.name:<22} I Doubt It, a referee for the bluffing game (any number of players)")
+        print(f"{indent}{'':<22} source: {rules.source}")
     return 0
