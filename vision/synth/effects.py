@@ -1,0 +1,121 @@
+"""Light and camera effects: uneven light, cast shadows, glare, blur, colour cast, exposure, noise and JPEG.
+
+Lighting acts on the ideal image (it belongs to the scene); optics and sensor act on the photo after the lens.
+Every setting drawn is returned so the truth records how the picture was made.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
+U8 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
+
+
+def light(rng: np.random.Generator, canvas: U8, strength: float = 1.0) -> dict[str, float]:
+    """Multiply by a smooth illumination field (lamp falloff, a person's shadow) and add specular glare."""
+    h, w = canvas.shape[:2]
+    gh, gw = 9, 16
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    lx, ly = rng.uniform(-0.5, 1.5) * gw, rng.uniform(-0.5, 1.5) * gh
+    falloff = float(rng.uniform(0.0, 0.45)) * strength
+    field = 1 - falloff * np.hypot(xx - lx, yy - ly) / np.hypot(gw, gh)
+    shadow = 0.0
+    if rng.random() < 0.35 * strength:  # a soft cast shadow (the player, a lamp arm) across part of the table
+        shadow = float(rng.uniform(0.15, 0.45))
+        a = rng.uniform(0, np.pi)
+        edge = (xx - gw / 2) * np.cos(a) + (yy - gh / 2) * np.sin(a) - rng.uniform(-4, 4)
+        field *= 1 - shadow * (1 / (1 + np.exp(-edge * rng.uniform(0.8, 3))))
+    field_full = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    tint = np.array([1.0, 1.0, 1.0], np.float32) + rng.normal(0, 0.03, 3).astype(np.float32)
+    gain = cv2.merge([field_full * float(t) for t in tint])
+    canvas[:] = cv2.multiply(canvas, gain, dtype=cv2.CV_8U)
+    glare = 0.0
+    if rng.random() < 0.4 * strength:  # a lamp reflected in glossy card stock or a varnished table
+        glare = float(rng.uniform(0.15, 0.7))
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        sx, sy = rng.uniform(0.03, 0.15) * w, rng.uniform(0.03, 0.12) * h
+        # Smooth, so computed at 1/8 resolution and upsampled.
+        yy2, xx2 = np.mgrid[0 : h // 8 + 1, 0 : w // 8 + 1].astype(np.float32) * 8
+        blob = np.exp(-(((xx2 - cx) / sx) ** 2 + ((yy2 - cy) / sy) ** 2) / 2).astype(np.float32)
+        small = cv2.convertScaleAbs(blob, alpha=255.0 * glare)
+        add = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        canvas[:] = cv2.add(canvas, cv2.merge([add, add, add]))
+    return {"light_falloff": round(falloff, 3), "cast_shadow": round(shadow, 3), "glare": round(glare, 3)}
+
+
+def camera_effects(
+    rng: np.random.Generator, img: U8, strength: float = 1.0, noise_rng: np.random.Generator | None = None
+) -> tuple[U8, dict[str, float]]:
+    """Optics and sensor on the photo: focus and motion blur, white balance, exposure, noise, JPEG.
+
+    ``noise_rng`` (default ``rng``) draws only the sensor noise: a video keeps its settings and changes its noise.
+    """
+    s: dict[str, float] = {}
+    sigma = float(rng.uniform(0.3, 1.2) * strength) if rng.random() < 0.5 else 0.0
+    if sigma > 0.25:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    s["focus_blur_sigma"] = round(sigma, 3)
+    # Webcams sharpen in firmware: real index crops carry more edge energy than a clean render (docs/synth.md).
+    sharpen = float(rng.uniform(0.4, 1.5) * strength) if rng.random() < 0.75 else 0.0
+    if sharpen > 0:
+        img = cv2.addWeighted(img, 1 + sharpen, cv2.GaussianBlur(img, (0, 0), 1.2), -sharpen, 0)
+    s["sharpen"] = round(sharpen, 3)
+    length = int(rng.integers(3, 10) * strength) if rng.random() < 0.2 * strength else 0
+    if length >= 2:
+        k = np.zeros((length, length), np.float32)
+        k[length // 2, :] = 1.0
+        rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
+        kern: F32 = cv2.warpAffine(k, rot, (length, length))
+        img = cv2.filter2D(img, -1, kern / max(float(kern.sum()), 1e-6))
+    s["motion_blur_px"] = float(length)
+    # Auto white balance that guessed the room light wrong: real webcams (eyeplay-dev) reach B/R ~ 1.27.
+    wb = np.exp(rng.normal(0, 0.1 * strength, 3))
+    exposure = float(np.exp(rng.normal(-0.05, 0.22 * strength)))  # rooms are dimmer than a lamp-lit desk
+    gamma = float(rng.uniform(0.85, 1.15))
+    # White balance, exposure and the tone curve in one table lookup per channel.
+    ramp = np.arange(256, dtype=np.float64) / 255.0
+    lut = np.stack([np.clip(ramp * g * exposure, 0, 1) ** gamma for g in wb], axis=1)
+    img = cv2.LUT(img, np.round(lut * 255).astype(np.uint8).reshape(256, 1, 3))
+    s.update(
+        wb_b=round(float(wb[0]), 3),
+        wb_r=round(float(wb[2]), 3),
+        exposure=round(exposure, 3),
+        gamma=round(gamma, 3),
+    )
+    noise = float(rng.uniform(1.0, 7.0) * strength)
+    if noise > 0.5:
+        # Shot noise grows with brightness, read noise does not: std = noise * (0.4 + 0.6 * level).
+        img = _add_noise(noise_rng or rng, img, noise)
+    s["noise_std"] = round(noise, 3)
+    quality = int(rng.integers(45, 96))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    dec = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    out = np.asarray(dec if dec is not None else img, np.uint8)
+    s["jpeg_quality"] = float(quality)
+    return out, s
+
+
+@functools.lru_cache(maxsize=4)
+def _noise_bank(h: int, w: int) -> npt.NDArray[np.int16]:
+    # Fresh Gaussian noise per frame costs more than the rest of the camera model; a fixed bank read at a
+    # random offset (and flipped) looks the same to a detector and keeps scenes deterministic.
+    gen = np.random.default_rng(12345)
+    return np.clip(np.round(gen.standard_normal((h + 128, w + 128, 3)) * 64), -320, 320).astype(np.int16)
+
+
+def _add_noise(rng: np.random.Generator, img: U8, std: float) -> U8:
+    h, w = img.shape[:2]
+    oy, ox = (int(v) for v in rng.integers(0, 128, 2))
+    n = _noise_bank(h, w)[oy : oy + h, ox : ox + w]
+    if rng.random() < 0.5:
+        n = n[::-1]
+    # Shot noise grows with brightness, read noise does not: std = std * (0.5 + 0.5 * level / 128).
+    level = cv2.convertScaleAbs(img, alpha=0.5 / 128.0 * 64, beta=0.5 * 64).astype(np.int16)
+    noisy = cv2.add(img.astype(np.int16), (n * level.astype(np.int16)) // int(4096 / max(std, 0.1)), dtype=cv2.CV_16S)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
