@@ -17,10 +17,8 @@ from engine.table import Table
 
 def test_render_game_writes_video_and_truth(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     video, truth = tmp_path / "game.mp4", tmp_path / "game.json"
-    code = main(
-        ["render-game", "klondike", "--seed", "2", "--max-moves", "2", "--size", "320x180", "--fps", "5"]
-        + ["-o", str(video), "--truth", str(truth)]
-    )
+    options = ["--seed", "2", "--max-moves", "2", "--size", "320x180", "--fps", "5"]
+    code = main(["render-game", "klondike", *options, "-o", str(video), "--truth", str(truth)])
     assert code == 0
     record = json.loads(truth.read_text())
     assert len(record["moves"]) == 2
