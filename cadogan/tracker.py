@@ -14,7 +14,9 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from enum import Enum
 
+from engine.cards import UNKNOWN
 from engine.moves import Move
+from engine.rules import Role
 from engine.status import problems
 from engine.table import Outcome, Stage, Table
 from engine.verify import explain, reveal
@@ -45,6 +47,8 @@ class Tracker:
     votes: int = 3
     confident: float = 0.8
     max_moves: int = 3
+    partial: bool = False
+    """Readings list only the cards the camera sees (no face-down counts): see ``engine.verify.agrees``."""
     check_deal: bool = True
     """The first still table is the deal: check it (off when joining a game already under way)."""
     model: Table | None = None
@@ -78,6 +82,13 @@ class Tracker:
         return key, matching[-1][1], min(item[2] for item in matching)
 
     def _change(self, t: float, seen: Table, confidence: float) -> list[Event]:
+        if self.model is None and self.partial:
+            self.model, notes = _deal_from_sighting(seen)
+            found_text = [*notes, *(p.message for p in problems(self.model))] if self.check_deal else []
+            self.model.stage = Stage.PLAY
+            if found_text:
+                return [Event(EventKind.MISDEAL, t, "; ".join(found_text), confidence=confidence)]
+            return []
         if self.model is None:
             self.model = seen.copy()
             deal = seen.copy()
@@ -87,7 +98,7 @@ class Tracker:
             if found:
                 return [Event(EventKind.MISDEAL, t, "; ".join(p.message for p in found), confidence=confidence)]
             return []
-        explanation = explain(self.model, seen, self.max_moves)
+        explanation = explain(self.model, seen, self.max_moves, self.partial)
         if explanation is None:
             return [
                 Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=confidence)
@@ -119,4 +130,32 @@ class Tracker:
         assert self.model is not None
         for move in moves:
             self.model.push(move)
-        self.model, _ = reveal(self.model, seen)
+        self.model, _ = reveal(self.model, seen, self.partial)
+
+
+def _deal_from_sighting(seen: Table) -> tuple[Table, list[str]]:
+    """The deal as the engine models it, from a reading that shows only face-up cards: face-down cards
+    (unknown) are put where the deal puts them, and every pile that shows the wrong number of face-up
+    cards is noted in words."""
+    game = seen.game
+    sizes = game.deal_sizes()
+    others = sum(down + up for pile, (down, up) in sizes.items() if game.pile(pile).role is not Role.STOCK)
+    piles: list[list[int]] = []
+    downs: list[int] = []
+    notes: list[str] = []
+    for pile in seen.pile_ids:
+        spec = game.pile(pile)
+        down, up = sizes[pile]
+        if spec.role is Role.STOCK:
+            down = game.card_count - others
+        shown = list(seen.codes(pile))
+        cascade = spec.role is Role.TABLEAU
+        if (len(shown) != up) if cascade else (len(shown) != min(up, 1)):
+            want = up if cascade else min(up, 1)
+            notes.append(
+                f"{spec.name} shows {len(shown)} face-up card{'s' if len(shown) != 1 else ''}, the deal shows {want}"
+            )
+        padding = [UNKNOWN] * max(0, up - len(shown))
+        piles.append([UNKNOWN] * down + padding + shown)
+        downs.append(down)
+    return Table(game, piles, downs, stage=Stage.DEAL), notes

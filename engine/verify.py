@@ -39,11 +39,22 @@ class Explanation:
     """Cards read for the first time: (pile, index, card code)."""
 
 
-def agrees(model: Table, seen: Table) -> bool:
-    """Does the observed table agree with the model, unknown cards matching anything?"""
+def agrees(model: Table, seen: Table, partial: bool = False) -> bool:
+    """Does the observed table agree with the model, unknown cards matching anything?
+
+    ``partial``: the observation lists only the cards the camera can see, face up, top-aligned (no
+    face-down cards, only the top card of a squared packet): each seen pile must match the top of the
+    model's face-up cards, and a tableau cascade must show all of them.
+    """
     for pile in model.pile_ids:
         ours, theirs = model.codes(pile), seen.codes(pile)
-        if len(ours) != len(theirs) or model.face_down_count(pile) != seen.face_down_count(pile):
+        if partial:
+            face_up = len(ours) - model.face_down_count(pile)
+            cascade = model.game.pile(pile).role is Role.TABLEAU
+            if len(theirs) > face_up or (len(theirs) != face_up if cascade else (face_up > 0) != (len(theirs) > 0)):
+                return False
+            ours = ours[len(ours) - len(theirs) :]
+        elif len(ours) != len(theirs) or model.face_down_count(pile) != seen.face_down_count(pile):
             return False
         for a, b in zip(ours, theirs, strict=True):
             if a != b and a != UNKNOWN and b != UNKNOWN:
@@ -51,13 +62,22 @@ def agrees(model: Table, seen: Table) -> bool:
     return True
 
 
-def reveal(model: Table, seen: Table) -> tuple[Table, tuple[tuple[str, int, int], ...]]:
+def _seen_card(model: Table, seen: Table, pile: str, index: int, partial: bool) -> int:
+    """The observed card at the model's position ``index`` of ``pile`` (UNKNOWN if not seen there)."""
+    theirs = seen.codes(pile)
+    if partial:
+        index -= len(model.codes(pile)) - len(theirs)
+    return theirs[index] if 0 <= index < len(theirs) else UNKNOWN
+
+
+def reveal(model: Table, seen: Table, partial: bool = False) -> tuple[Table, tuple[tuple[str, int, int], ...]]:
     """A copy of ``model`` with the cards the observation reads where the model did not know them."""
     revealed: list[tuple[str, int, int]] = []
     piles: list[list[int]] = []
     for pile in model.pile_ids:
-        ours, theirs = list(model.codes(pile)), seen.codes(pile)
-        for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+        ours = list(model.codes(pile))
+        for k, a in enumerate(ours):
+            b = _seen_card(model, seen, pile, k, partial)
             if a == UNKNOWN and b != UNKNOWN:
                 ours[k] = b
                 revealed.append((pile, k, b))
@@ -73,10 +93,10 @@ def reveal(model: Table, seen: Table) -> tuple[Table, tuple[tuple[str, int, int]
     return table, tuple(revealed)
 
 
-def explain(before: Table, seen: Table, max_moves: int = 3) -> Explanation | None:
+def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = False) -> Explanation | None:
     """The shortest legal move sequence (up to ``max_moves``) from ``before`` to what was ``seen``, else
     the single illegal move that explains it, else None (the reading is not explained by any move)."""
-    if agrees(before, seen):
+    if agrees(before, seen, partial):
         return Explanation((), True, ())
     fresh = _newly_seen(before, seen)
     frontier: list[tuple[Table, tuple[Move, ...]]] = [(before.copy(), ())]
@@ -85,20 +105,20 @@ def explain(before: Table, seen: Table, max_moves: int = 3) -> Explanation | Non
         next_frontier: list[tuple[Table, tuple[Move, ...]]] = []
         for table, line in frontier:
             for move in table.generate_moves():
-                for child in _children(table, move, seen, fresh):
+                for child in _children(table, move, seen, fresh, partial):
                     key = child.key()
                     if key in visited:
                         continue
                     visited.add(key)
-                    if agrees(child, seen):
+                    if agrees(child, seen, partial):
                         found = (*line, move)
-                        _, revealed = reveal(table_after(before, found), seen)
+                        _, revealed = reveal(table_after(before, found), seen, partial)
                         return Explanation(found, True, _sentences(before, found), revealed=revealed)
                     next_frontier.append((child, (*line, move)))
         frontier = next_frontier
         if len(frontier) > 5_000:
             break
-    return _illegal(before, seen)
+    return _illegal(before, seen, partial)
 
 
 def _newly_seen(before: Table, seen: Table) -> list[int]:
@@ -119,7 +139,7 @@ def _newly_seen(before: Table, seen: Table) -> list[int]:
     return fresh
 
 
-def _children(table: Table, move: Move, seen: Table, fresh: list[int]) -> list[Table]:
+def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: bool) -> list[Table]:
     """The table after ``move``; when the move turned up a card the model did not know, one child per
     identity it may have (the card read at its place, else each newly seen card), so that later moves
     in the same sequence can use it."""
@@ -135,7 +155,7 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int]) -> list[T
     children = [child]
     for pile in slots:
         index = len(child.codes(pile)) - 1
-        at_place = seen.codes(pile)[index] if index < len(seen.codes(pile)) else UNKNOWN
+        at_place = _seen_card(child, seen, pile, index, partial)
         options = [at_place] if at_place != UNKNOWN else list(dict.fromkeys(fresh))
         children = [_with_card(c, pile, index, code) for c in children for code in options]
     return children
@@ -170,7 +190,7 @@ def _sentences(start: Table, moves: tuple[Move, ...]) -> tuple[str, ...]:
     return tuple(sentences)
 
 
-def _illegal(before: Table, seen: Table) -> Explanation | None:
+def _illegal(before: Table, seen: Table, partial: bool) -> Explanation | None:
     """Try every physical move of top cards (legal or not); one whose result agrees is the illegal move."""
     model = before.copy()
     for src in model.pile_ids:
@@ -180,7 +200,7 @@ def _illegal(before: Table, seen: Table) -> Explanation | None:
             for count in range(1, len(model.codes(src)) + 1):
                 move = Move(src, dst, count)
                 model.push(move)
-                match = agrees(model, seen)
+                match = agrees(model, seen, partial)
                 model.pop()
                 if match and not reference_is_legal(before, move):
                     return Explanation((move,), False, (before.describe(move),), why_illegal(before, move))
@@ -264,7 +284,7 @@ class GameReport:
         return self.first_illegal is None and not self.unexplained
 
 
-def verify_tables(observed: list[Table], max_moves: int = 3) -> GameReport:
+def verify_tables(observed: list[Table], max_moves: int = 3, partial: bool = False) -> GameReport:
     """Check a recorded game given as its sequence of still tables: every change explained by legal moves.
 
     After an illegal move the game goes on from what was seen, so later moves are still checked.
@@ -276,7 +296,7 @@ def verify_tables(observed: list[Table], max_moves: int = 3) -> GameReport:
     first_illegal: int | None = None
     unexplained: list[int] = []
     for index, (_, seen) in enumerate(pairwise(observed), start=1):
-        explanation = explain(model, seen, max_moves)
+        explanation = explain(model, seen, max_moves, partial)
         steps.append(Step(index, explanation))
         if explanation is None:
             unexplained.append(index)
@@ -286,5 +306,5 @@ def verify_tables(observed: list[Table], max_moves: int = 3) -> GameReport:
             first_illegal = index
         for move in explanation.moves:
             model.push(move)
-        model, _ = reveal(model, seen)
+        model, _ = reveal(model, seen, partial)
     return GameReport(tuple(steps), model, first_illegal, tuple(unexplained))

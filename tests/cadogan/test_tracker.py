@@ -144,10 +144,7 @@ def _log_game(path: Path, illegal_after: int | None = None) -> None:
                 # Put a column's top card onto another column against the rules, and log what that looks like.
                 tops = [p for p in table.pile_ids if p.startswith("t") and table.codes(p)]
                 move = next(
-                    Move(a, b)
-                    for a in tops
-                    for b in tops
-                    if a != b and Move(a, b) not in table.generate_moves()
+                    Move(a, b) for a in tops for b in tops if a != b and Move(a, b) not in table.generate_moves()
                 )
                 log.table(float(n), seen(table), 0.99)
                 table.push(move)
@@ -185,3 +182,39 @@ def test_verify_command_bad_input_is_exit_2(tmp_path: Path, name: str, capsys: p
 
     assert main(["verify", str(tmp_path / name)]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def camera_view(table: Table) -> Table:
+    """Face-up cards only; of a squared packet, its top card."""
+    piles = []
+    for p in table.pile_ids:
+        codes = table.codes(p)[table.face_down_count(p) :]
+        piles.append(list(codes) if table.game.pile(p).role.value == "tableau" else list(codes[-1:]))
+    return Table(table.game, piles, [0] * len(piles))
+
+
+@pytest.mark.parametrize(("game", "seed"), [("klondike", 2), ("canfield", 39)])
+def test_partial_readings_are_followed_from_the_deal(game: str, seed: int) -> None:
+    table = Table.dealt(find_game(game), seed)
+    frames: list[Table | None] = [camera_view(table)] * 5
+    played = 0
+    for _ in greedy_playout(table, max_moves=30):
+        played += 1
+        frames += [None] * 3 + [camera_view(table)] * 5
+    events = feed(Tracker(partial=True), frames)
+    kinds = [k for k, _ in events]
+    assert EventKind.MISDEAL not in kinds
+    assert EventKind.ILLEGAL not in kinds
+    assert EventKind.UNCLEAR not in kinds
+    assert sum(k is EventKind.MOVE for k in kinds) == played
+
+
+def test_partial_reading_of_a_misdeal_says_which_column() -> None:
+    table = Table.dealt(find_game("klondike"), 3)
+    view = camera_view(table)
+    piles = [list(view.codes(p)) for p in view.pile_ids]
+    piles[view.pile_ids.index("t4")].append(piles[view.pile_ids.index("t5")].pop())  # two face up on column 4
+    events = feed(Tracker(partial=True), [Table(view.game, piles, [0] * len(piles))] * 5)
+    assert events[1][0] is EventKind.MISDEAL
+    assert "column 4 shows 2 face-up cards, the deal shows 1" in events[1][1]
+    assert "column 5 shows 0 face-up cards, the deal shows 1" in events[1][1]

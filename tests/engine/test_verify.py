@@ -127,3 +127,35 @@ def test_an_injected_illegal_move_is_flagged_at_its_step() -> None:
     last = report.steps[-1].explanation
     assert last is not None
     assert last.legal
+
+
+def camera_view(table: Table) -> Table:
+    """What a camera that cannot count backs reads: face-up cards only; of a squared packet, its top."""
+    piles = []
+    for p in table.pile_ids:
+        codes = table.codes(p)[table.face_down_count(p) :]
+        role = table.game.pile(p).role.value
+        piles.append(list(codes) if role == "tableau" else list(codes[-1:]))
+    return Table(table.game, piles, [0] * len(piles), passes=table.passes)
+
+
+@pytest.mark.parametrize(("game", "seed"), [("klondike", 2), ("canfield", 39)])
+def test_partial_readings_of_a_game_verify(game: str, seed: int) -> None:
+    table = Table.dealt(find_game(game), seed)
+    table.stage = Stage.PLAY
+    tables = [hide_face_down(table)]
+    views = [camera_view(table)]
+    for _ in greedy_playout(table, max_moves=60):
+        views.append(camera_view(table))
+    report = verify_tables([tables[0], *views[1:]], partial=True)
+    assert report.legal
+    assert report.final.foundation_count() == table.foundation_count()
+
+
+def test_partial_reading_names_an_illegal_move() -> None:
+    table = make_table("klondike", {"t1": "4c 7H", "t2": "8D", "t3": "KS", "s": "2c 3c"})
+    moved = table.copy()
+    moved.push(Move.parse("t1>t2"))
+    result = explain(table, camera_view(moved), partial=True)
+    assert result is not None
+    assert result.reason == "red 7 on red 8 is not allowed: colours must alternate"
