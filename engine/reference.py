@@ -6,6 +6,7 @@ without the lookup tables and shortcuts of ``Table.generate_moves``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 
 from engine.cards import RANK_OF, RED_OF, SUIT_OF, UNKNOWN
@@ -37,6 +38,15 @@ def _in_sequence(rule: PileRule, cards: tuple[int, ...]) -> bool:
 
 
 def reference_is_legal(table: Table, move: Move) -> bool:
+    # Games with odd rules (hooks) have their own plain reading, written apart from the hooks.
+    odd = _ODD_RULES.get(table.game.variant_of or table.game.name)
+    if odd is not None:
+        return odd(table, move)
+    return _record_is_legal(table, move)
+
+
+def _record_is_legal(table: Table, move: Move) -> bool:
+    """What the rule records alone allow."""
     game = table.game
     ids = table.pile_ids
     if move.src not in ids or move.dst not in ids or move.src == move.dst:
@@ -111,6 +121,103 @@ def _unit_allows(rule: PileRule, src: tuple[int, ...], down: int, count: int) ->
     if unit is MoveUnit.WHOLE_PILE_OR_TOP_CARD:
         return whole_pile or count == 1
     return False
+
+
+# ------------------------------------------------------------------------------------------------ odd rules
+def _foundations(table: Table) -> list[str]:
+    return [spec.id for spec in table.game.piles if spec.role is Role.FOUNDATION]
+
+
+def _queens_is_legal(table: Table, move: Move) -> bool:
+    """The Queens: Rule IV key payment first, then the key's playable card, full foundations, Rule V payment."""
+    if move.count > 1 and not (move.dst == "s" and move.src in ("k", "w")):
+        return False  # every pile gives one card at a time; only the two payments move more (and keeps this fast)
+    key = table.codes("k")
+    foundations = _foundations(table)
+    nothing_played = all(len(table.codes(f)) == 0 for f in foundations)
+    if key and RANK_OF[key[-1]] == 12 and nothing_played:
+        return move == Move("k", "s", min(14, len(key)))
+
+    def record_ok(m: Move) -> bool:
+        if m.dst in foundations and len(table.codes(m.dst)) == 13:
+            return False
+        return _record_is_legal(table, m)
+
+    key_can_play = any(record_ok(Move("k", f, 1)) for f in foundations)
+    if key_can_play:
+        return move.src == "k" and record_ok(move)
+    if move.src == "w" and move.dst == "s":
+        talon = table.codes("w")
+        queens = sum(1 for c in talon if RANK_OF[c] == 12)
+        if table.codes("s") or queens == 0 or table.hook_state != (1,):  # (1,): a card played since the last one
+            return False
+        return move.count == queens + min(3 * queens, len(talon) - queens)
+    return record_ok(move)
+
+
+def _sly_is_legal(table: Table, move: Move) -> bool:
+    """Sly: one turned card at a time, rounds of twenty (Rule IV), any card on any packet, one foundation of
+    each suit and direction."""
+    if move.count != 1:
+        return False  # every move of Sly is one card (and this keeps the enumeration fast)
+    ids = table.pile_ids
+    if move.src not in ids or move.dst not in ids:
+        return False
+    promenade = [p for p in ids if table.game.pile(p).role is Role.PROMENADE]
+    turned = table.codes("w")
+    placed = table.hook_state[0]
+    if move.src == "s":
+        return not turned and _record_is_legal(table, move)
+    if move.src in promenade and placed != 0 and (turned or table.codes("s")):
+        return False
+    if move.src == "w" and move.dst in promenade and table.codes(move.dst):
+        covered_ok = placed != 0 or all(table.codes(p) for p in promenade)
+        return move.count == 1 and bool(turned) and covered_ok
+    spec = table.game.pile(move.dst)
+    if spec.role is Role.FOUNDATION and not table.codes(move.dst) and table.codes(move.src):
+        suit = SUIT_OF[table.codes(move.src)[-1]]
+        same_kind = [p.id for p in table.game.piles if p.rule == spec.rule and table.codes(p.id)]
+        if any(SUIT_OF[table.codes(p)[0]] == suit for p in same_kind):
+            return False
+    return _record_is_legal(table, move)
+
+
+def _louis_is_legal(table: Table, move: Move) -> bool:
+    """Louis: the deal in circles to the next letter, Rule II's blocking, marriages after the deal, the
+    gathering for three re-deals, the foundation interchange from the second deal."""
+    ids = table.pile_ids
+    if move.src not in ids or move.dst not in ids:
+        return False
+    deal, position, circle = table.hook_state
+    letters = [p.id for p in table.game.piles if p.role is Role.ALPHABET]
+    turned, pack = table.codes("w"), table.codes("s")
+    dealing = bool(turned) or bool(pack)
+    if move.src == "g" and move.dst == "s":
+        total = sum(len(table.codes(x)) for x in letters)
+        return not dealing and deal < 4 and total > 0 and move.count == total
+    if move.count != 1:
+        return False
+    if move.src == "s":
+        return move.dst == "w" and not turned and bool(pack)
+    if move.src == "w" and move.dst in letters:
+        return bool(turned) and move.dst == letters[position]
+    if move.src in letters and move.dst in letters:
+        below, above = table.codes(move.dst), table.codes(move.src)
+        if dealing or not below or not above or below[-1] == UNKNOWN or above[-1] == UNKNOWN:
+            return False
+        return SUIT_OF[below[-1]] == SUIT_OF[above[-1]] and abs(RANK_OF[below[-1]] - RANK_OF[above[-1]]) == 1
+    if move.src in letters and dealing and not circle & (1 << letters.index(move.src)):
+        return False
+    if table.game.pile(move.src).role is Role.FOUNDATION and (deal < 2 or len(table.codes(move.src)) < 2):
+        return False
+    return _record_is_legal(table, move)
+
+
+_ODD_RULES: dict[str, Callable[[Table, Move], bool]] = {
+    "louis": _louis_is_legal,
+    "the-queens": _queens_is_legal,
+    "sly": _sly_is_legal,
+}
 
 
 def reference_moves(table: Table) -> set[Move]:

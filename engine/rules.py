@@ -29,6 +29,8 @@ class Role(Enum):
     """The Queens' seven packets (rows of 4 and 3), built down in suit."""
     PROMENADE = "promenade"
     """Sly's twenty packets, on which the rounds of twenty cards are placed."""
+    ALPHABET = "alphabet"
+    """Louis' twelve packets lettered a to m (no j), dealt in circles."""
 
 
 class Build(Enum):
@@ -134,6 +136,11 @@ class GameHooks:
     def initial_state(self) -> tuple[int, ...]:
         return (0,) * len(self.state_fields)
 
+    def arrange_pack(self, pack: list[int]) -> list[int]:
+        """The shuffled pack (top card last) as the deal steps should take it, e.g. Louis' foundation cards
+        withdrawn first."""
+        return pack
+
     def moves(self, table: Table, generic: list[Move]) -> list[Move]:
         """The legal moves, given ``generic``, those the rule records allow (add and remove moves here)."""
         return generic
@@ -146,6 +153,10 @@ class GameHooks:
     def undo(self, table: Table, move: Move, token: object) -> None:
         """Undo a move this hook made in ``push`` (``Table.pop`` restores the hook state itself)."""
         raise NotImplementedError
+
+    def describe(self, table: Table, move: Move) -> str | None:
+        """A sentence for a move this hook makes (None: the Table's own wording)."""
+        return None
 
     def problems(self, table: Table) -> list[Problem]:
         """Position problems only this game's rules can see (added to ``engine.status.problems``)."""

@@ -113,6 +113,8 @@ class Table:
     def from_pack(cls, game: Game, pack: Sequence[int]) -> Table:
         """Deal ``pack`` (card codes, top card last) by the game's deal steps; the rest goes to the stock."""
         remaining = list(pack)
+        if game.hooks is not None:  # e.g. Louis withdraws its foundation cards before the deal
+            remaining = game.hooks.arrange_pack(remaining)
         g = game_index(game)
         cards: list[list[int]] = [[] for _ in g.ids]
         down = [0] * len(g.ids)
@@ -434,7 +436,7 @@ class Table:
                 down[i] = len(src)
             self._history.append((_DEAL, move, i, j, src_down, dst_down, record_passes, record_played, 0, hook))
             return
-        if i == g.waste and j == g.stock:
+        if i == g.waste and j == g.stock and not dst and k == len(src):
             moved = src[::-1]
             src.clear()
             dst.extend(moved)
@@ -514,6 +516,8 @@ class Table:
         g = self._g
         if move.src not in g.index or move.dst not in g.index:
             return f"{move} names a pile this game does not have"
+        if self.game.hooks is not None and (said := self.game.hooks.describe(self, move)) is not None:
+            return said
         i, j = g.index[move.src], g.index[move.dst]
         names = self.game.piles
         if i == g.stock and j == g.waste:
@@ -527,7 +531,7 @@ class Table:
         card = src[-move.count]
         what = "an unknown card" if card < 0 else f"the {CARDS[card].sentence}"
         if move.count > 1:
-            what = f"{what} and the {move.count - 1} cards on it"
+            what = f"{what} and the card on it" if move.count == 2 else f"{what} and the {move.count - 1} cards on it"
         dst = self._cards[j]
         if g.roles[j] is Role.FOUNDATION:
             where = f"to {names[j].name}"

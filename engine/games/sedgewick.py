@@ -37,7 +37,13 @@ CROSS_1914 = PileRule(
 STOCK = PileRule()
 TALON = PileRule(gives=MoveUnit.TOP_CARD)
 
-CROSS_NAMES = ("the centre of the cross", "the top of the cross", "the foot of the cross", "the left arm", "the right arm")
+CROSS_NAMES = (
+    "the centre of the cross",
+    "the top of the cross",
+    "the foot of the cross",
+    "the left arm",
+    "the right arm",
+)
 CORNER_NAMES = ("the upper-left corner", "the upper-right corner", "the lower-left corner", "the lower-right corner")
 
 
