@@ -12,8 +12,8 @@ from cadogan import __version__
 from engine.errors import CadoganError
 
 # Subcommand modules in the order `cadogan --help` lists them.
-COMMANDS = ("games", "deal", "check", "moves", "demo")
-OPTIONAL_COMMANDS = ("render", "calibrate")
+COMMANDS = ("games", "deal", "check", "moves", "solve", "hint", "verify", "demo")
+OPTIONAL_COMMANDS = ("render", "render-game", "calibrate", "see")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +33,7 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     modules: dict[str, ModuleType] = {}
     for name in COMMANDS + OPTIONAL_COMMANDS:
         try:
-            module = importlib.import_module(f"cadogan.commands.{name}")
+            module = importlib.import_module(f"cadogan.commands.{name.replace('-', '_')}")
         except ModuleNotFoundError as error:
             # A command whose optional dependencies are not installed is left out, not a crash.
             missing = error.name or ""

@@ -23,10 +23,10 @@ from engine.cards import UNKNOWN, full_deck
 from engine.errors import CadoganError
 from engine.moves import Move
 from engine.solver import Budget, Verdict, solve
-from engine.solver_rules import canonical_key, order_moves, solver_rules
+from engine.solver_rules import canonical_key, key_parts, order_moves, solver_rules
 from engine.table import Table
 
-NODES_PER_SECOND = 20_000
+NODES_PER_SECOND = 10_000
 """A conservative rate of the solver on one core of a 2020s laptop (see docs/solver.md)."""
 
 _MAX_SAMPLES = 24
@@ -147,9 +147,7 @@ def hint(table: Table, nodes: int = NODES_PER_SECOND, seed: int = 0) -> Hint:
 
 
 def _preference(table: Table, moves: list[Move]) -> list[Move]:
-    key = table.key()
-    cards, down = key[0], key[1]
-    assert isinstance(cards, tuple) and isinstance(down, tuple)
+    cards, down = key_parts(table.key())
     ranked = order_moves(solver_rules(table.game), cards, down, moves)
     return ranked + [m for m in moves if m not in ranked]
 

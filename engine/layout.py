@@ -97,8 +97,22 @@ def _accept_codes(build: Build, wrap: bool, suits: SuitRule) -> tuple[tuple[int,
     return tuple(table)
 
 
-@cache
+_BY_IDENTITY: dict[int, GameIndex] = {}
+
+
 def game_index(game: Game) -> GameIndex:
+    """The lookup tables of ``game``, built once. Looked up by identity first: hashing a frozen ``Game``
+    record walks all its fields, and tables are built in hot loops (the solver unpacks positions)."""
+    found = _BY_IDENTITY.get(id(game))
+    if found is not None and found.game is game:
+        return found
+    index = _build_index(game)
+    _BY_IDENTITY[id(game)] = index
+    return index
+
+
+@cache
+def _build_index(game: Game) -> GameIndex:
     ids = tuple(spec.id for spec in game.piles)
     index = {pile_id: i for i, pile_id in enumerate(ids)}
     roles = tuple(spec.role for spec in game.piles)

@@ -1,4 +1,4 @@
-"""Exact solver for fully known positions: depth-first search over the ``Table`` API.
+"""Exact solver for fully known positions: best-first (default) or depth-first search over the ``Table`` API.
 
 The search keeps a transposition table of canonical positions (``engine.solver_rules.canonical_key``: piles of
 the same kind sorted, so mirror-image positions meet), plays safe foundation moves at once as the only child
@@ -25,8 +25,19 @@ from enum import Enum
 from engine.cards import UNKNOWN
 from engine.errors import CadoganError
 from engine.moves import Move
-from engine.solver_rules import canonical_key, order_moves, safe_move, solver_rules
+from engine.solver_rules import (
+    STOCK,
+    canonical_key,
+    key_parts,
+    order_moves,
+    playable_codes,
+    rank_moves,
+    safe_move,
+    solver_rules,
+)
 from engine.table import Table
+
+# Imported last: solver_best refers back to _Search and Verdict, which are defined below.
 
 Progress = Callable[[int, float], None]
 """Called now and then during a long search with (nodes so far, CPU seconds so far)."""
@@ -68,8 +79,10 @@ def unknown_count(table: Table) -> int:
     return sum(table.codes(pile_id).count(UNKNOWN) for pile_id in table.pile_ids)
 
 
-def solve(table: Table, budget: Budget = Budget(), progress: Progress | None = None) -> SolveResult:
-    """Search ``table`` (left unchanged) for a win within ``budget``."""
+def solve(
+    table: Table, budget: Budget = Budget(), progress: Progress | None = None, *, best_first: bool = True
+) -> SolveResult:
+    """Search ``table`` (left unchanged) for a win within ``budget``, best-first (default) or depth-first."""
     hidden = unknown_count(table)
     if hidden:
         raise UnknownCardsError(
@@ -77,13 +90,20 @@ def solve(table: Table, budget: Budget = Budget(), progress: Progress | None = N
         )
     start = time.process_time()
     search = _Search(table.copy(), budget, progress, start)
-    verdict = search.run()
+    verdict = _best_first(search) if best_first else search.run()
     moves = tuple(search.path) if verdict is Verdict.SOLVED else ()
     return SolveResult(verdict, moves, search.nodes, time.process_time() - start)
 
 
 class _Search:
-    """One depth-first search; the table is pushed and popped in place."""
+    """One depth-first search; the table is pushed and popped in place.
+
+    A child of a node is a short sequence of moves: one move, or, where the stock only feeds the waste,
+    the stock turns that bring a waste card up followed by that card's play. Turning the stock changes
+    nothing else, so turns can always wait until just before the waste card they are for is played; the
+    positions between turns then need no place in the transposition table, which keeps it many times
+    smaller (Klondike-Solver does the same).
+    """
 
     def __init__(self, table: Table, budget: Budget, progress: Progress | None, start: float) -> None:
         self.table = table
@@ -94,29 +114,81 @@ class _Search:
         self.start = start
         self.nodes = 0
         self.path: list[Move] = []
+        g = self.rules.g
+        self.stock = g.ids[g.stock] if g.stock >= 0 else ""
+        self.waste = g.ids[g.waste] if g.waste >= 0 else ""
 
-    def _children(self) -> list[Move] | None:
-        """Moves to try from the current position, last to try first; None if the position is won."""
+    def _children(self) -> list[tuple[Move, ...]] | None:
+        """Move sequences to try from the current position, last to try first; None if the position is won."""
         table = self.table
-        if table.foundation_count() == self.rules.card_count:
+        rules = self.rules
+        if table.foundation_count() == rules.card_count:
             return None
-        key = table.key()
-        cards = key[0]
-        down = key[1]
-        assert isinstance(cards, tuple) and isinstance(down, tuple)
+        cards, down = key_parts(table.key())
         moves = table.generate_moves()
-        safe = safe_move(self.rules, cards, moves)
+        safe = safe_move(rules, cards, moves)
         if safe is not None:
-            return [safe]
-        ordered = order_moves(self.rules, cards, down, moves)
-        ordered.reverse()
-        return ordered
+            return [(safe,)]
+        if not rules.macros:
+            return [(move,) for move in reversed(order_moves(rules, cards, down, moves))]
+        stock, waste = self.stock, self.waste
+        turn = next((m for m in moves if (m.src == stock and m.dst == waste) or m.dst == stock), None)
+        if turn is not None:
+            moves = [m for m in moves if m is not turn]
+        ranked: list[tuple[int, int, int, tuple[Move, ...]]] = [
+            (cls, tie, n, (move,)) for cls, tie, n, move in rank_moves(rules, cards, down, moves)
+        ]
+        if turn is not None:
+            ranked.extend(self._turns(turn))
+        ranked.sort(reverse=True)
+        return [sequence for _, _, _, sequence in ranked]
 
-    def _out_of_budget(self) -> bool:
-        if self.max_nodes is not None and self.nodes >= self.max_nodes:
-            return True
+    def _turns(self, turn: Move) -> list[tuple[int, int, int, tuple[Move, ...]]]:
+        """Each waste play reachable by turning the stock, once round at most, after the turns it needs."""
+        table = self.table
+        rules = self.rules
+        g = rules.g
+        stock, waste = self.stock, self.waste
+        draw = table.game.stock.draw
+        limited = rules.key_passes
+        cards, down = key_parts(table.key())
+        # Turning changes only the waste's top card: skip the move generator where that card fits nowhere.
+        playable = playable_codes(rules, cards, down, g.waste)
+        turns: list[Move] = []
+        seen = {(len(cards[g.stock]), table.passes if limited else 0)}
+        out: list[tuple[int, int, int, tuple[Move, ...]]] = []
+        following: Move | None = turn
+        while following is not None:
+            table.push(following)
+            turns.append(following)
+            left = len(table.codes(stock))
+            state = (left, table.passes if limited else 0)
+            if state in seen:
+                break
+            seen.add(state)
+            top = table.codes(waste)[-1:]
+            if not left or (top and top[0] in playable):
+                moves = table.generate_moves()
+                plays = [m for m in moves if m.src == waste and m.dst != stock]
+                if plays:
+                    now_cards, now_down = key_parts(table.key())
+                    prefix = tuple(turns)
+                    # Turning is tried after the plays at hand (in a game with few passes it buries cards for
+                    # good), nearer turns first within each class of play.
+                    out.extend(
+                        (STOCK, cls * 1000 + tie + len(turns), n, (*prefix, move))
+                        for cls, tie, n, move in rank_moves(rules, now_cards, now_down, plays)
+                    )
+                following = next((m for m in moves if (m.src == stock and m.dst == waste) or m.dst == stock), None)
+            else:
+                following = g.move(g.stock, g.waste, min(draw, left))
+        for _ in turns:
+            table.pop()
+        return out
+
+    def _out_of_time(self) -> bool:
         now = time.process_time()
-        if self.progress is not None and self.nodes % (_CHECK_EVERY * 64) == 0:
+        if self.progress is not None and self.nodes and self.nodes % (_CHECK_EVERY * 64) == 0:
             self.progress(self.nodes, now - self.start)
         return self.deadline is not None and now >= self.deadline
 
@@ -128,27 +200,33 @@ class _Search:
         root = self._children()
         if root is None:
             return Verdict.SOLVED
-        stack: list[list[Move]] = [root]
+        stack: list[list[tuple[Move, ...]]] = [root]
+        taken: list[int] = []
         push, pop, key = table.push, table.pop, table.key
+        max_nodes = self.max_nodes if self.max_nodes is not None else -1
         while stack:
             frame = stack[-1]
             if not frame:
                 stack.pop()
-                if path:
-                    path.pop()
-                    pop()
+                if taken:
+                    for _ in range(taken.pop()):
+                        path.pop()
+                        pop()
                 continue
-            move = frame.pop()
-            push(move)
-            self.nodes += 1
-            if self.nodes % _CHECK_EVERY == 0 and self._out_of_budget():
+            if self.nodes == max_nodes or (self.nodes % _CHECK_EVERY == 0 and self._out_of_time()):
                 return Verdict.UNKNOWN
+            sequence = frame.pop()
+            for move in sequence:
+                push(move)
+            self.nodes += 1
             position = canonical_key(rules, key())
             if position in seen:
-                pop()
+                for _ in sequence:
+                    pop()
                 continue
             seen.add(position)
-            path.append(move)
+            path.extend(sequence)
+            taken.append(len(sequence))
             children = self._children()
             if children is None:
                 return Verdict.SOLVED
@@ -162,3 +240,6 @@ def replay(table: Table, moves: tuple[Move, ...] | list[Move]) -> Table:
     for move in moves:
         copy.play(move)
     return copy
+
+
+from engine.solver_best import best_first as _best_first  # noqa: E402

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
-from engine.layout import GameIndex, game_index
+from engine.layout import BASE_ACE, BASE_KING, BASE_NONE, GameIndex, game_index
 from engine.moves import Move
 from engine.rules import Game, Role
+
+Cards = tuple[tuple[int, ...], ...]
+"""Per pile, its card codes bottom first: the first part of ``Table.key()``."""
 
 # Move-ordering classes, lowest first. Depth-first search finds wins sooner when progress comes first.
 TO_FOUNDATION, UNCOVERS, FROM_WASTE, EMPTIES, STOCK, BUILD, FROM_FOUNDATION = range(7)
@@ -36,6 +40,8 @@ class SolverRules:
     gives_back: bool
     """A foundation card may return to play: then only cards that nothing builds on are safe to play."""
     autofill: bool
+    macros: bool
+    """Stock turns only feed the waste: the search turns the stock only on the way to a waste play."""
     key_passes: bool
     key_played: bool
     card_count: int
@@ -84,11 +90,13 @@ def solver_rules(game: Game) -> SolverRules:
     )
     auto: set[str] = set()
     for spec in game.piles if plain else ():
-        if spec.role is Role.TABLEAU or (spec.role is Role.RESERVE and game.autofill_from != spec.id):
-            auto.add(spec.id)
         # Playing a waste card changes which cards later passes turn up when more than one is turned at a
         # time, and spends Foster's 'played this pass' condition: safe only for draw one without that rule.
-        elif spec.role is Role.WASTE and game.stock.draw == 1 and not game.stock.redeal_needs_play:
+        if (
+            spec.role is Role.TABLEAU
+            or (spec.role is Role.RESERVE and game.autofill_from != spec.id)
+            or (spec.role is Role.WASTE and game.stock.draw == 1 and not game.stock.redeal_needs_play)
+        ):
             auto.add(spec.id)
     return SolverRules(
         g=g,
@@ -100,11 +108,17 @@ def solver_rules(game: Game) -> SolverRules:
         auto_sources=frozenset(auto),
         gives_back=gives_back,
         autofill=game.autofill_from is not None,
+        macros=plain and g.stock >= 0 and g.waste >= 0,
         key_passes=game.stock.passes is not None,
         key_played=game.stock.redeal_needs_play,
         card_count=game.card_count,
         packs=game.packs,
     )
+
+
+def key_parts(key: tuple[object, ...]) -> tuple[Cards, tuple[int, ...]]:
+    """The cards and face-down counts of a ``Table.key()``."""
+    return cast(Cards, key[0]), cast(tuple[int, ...], key[1])
 
 
 def canonical_key(rules: SolverRules, key: tuple[object, ...]) -> bytes:
@@ -114,8 +128,8 @@ def canonical_key(rules: SolverRules, key: tuple[object, ...]) -> bytes:
     tenth of the memory of the tuples ``Table.key()`` is made of. Each pile is its codes (all below 52) then
     255 and its face-down count, so the packing is unambiguous.
     """
-    cards, down, passes, played = key[:4]
-    assert isinstance(cards, tuple) and isinstance(down, tuple)
+    cards, down = key_parts(key)
+    passes, played = key[2], key[3]
     parts: list[bytes] = []
     for members in rules.groups:
         if len(members) == 1:
@@ -134,7 +148,7 @@ def canonical_key(rules: SolverRules, key: tuple[object, ...]) -> bytes:
     return b"".join(parts)
 
 
-def safe_move(rules: SolverRules, cards: tuple[tuple[int, ...], ...], moves: list[Move]) -> Move | None:
+def safe_move(rules: SolverRules, cards: Cards, moves: list[Move]) -> Move | None:
     """A foundation move that cannot spoil a win, if there is one.
 
     A card is safe to play up when every card that could be built on it elsewhere is already on a foundation
@@ -167,10 +181,43 @@ def safe_move(rules: SolverRules, cards: tuple[tuple[int, ...], ...], moves: lis
     return None
 
 
-def order_moves(
-    rules: SolverRules, cards: tuple[tuple[int, ...], ...], down: tuple[int, ...], moves: list[Move]
-) -> list[Move]:
+_ACES = frozenset(range(0, 52, 13))
+_KINGS = frozenset(range(12, 52, 13))
+_ALL = frozenset(range(52))
+
+
+def playable_codes(rules: SolverRules, cards: Cards, down: tuple[int, ...], src: int) -> frozenset[int]:
+    """Every card that might be played from pile ``src`` to some other pile as the layout stands: a superset
+    (a looser test than ``Table.generate_moves``), used to skip positions where nothing can be played."""
+    g = rules.g
+    out: set[int] = set()
+    for j in g.receivers:
+        pile = cards[j]
+        if pile:
+            if g.on_top_from[j][src] and down[j] < len(pile) and pile[-1] >= 0:
+                out.update(g.accept_codes[j][pile[-1]])
+        elif g.on_space_from[j][src]:
+            base = g.base[j]
+            if base == BASE_ACE:
+                out.update(_ACES)
+            elif base == BASE_KING:
+                out.update(_KINGS)
+            elif base != BASE_NONE:
+                return _ALL
+    return frozenset(out)
+
+
+def order_moves(rules: SolverRules, cards: Cards, down: tuple[int, ...], moves: list[Move]) -> list[Move]:
     """Drop moves that only mirror another, and sort the rest so that progress is tried first."""
+    ranked = rank_moves(rules, cards, down, moves)
+    ranked.sort()
+    return [move for _, _, _, move in ranked]
+
+
+def rank_moves(
+    rules: SolverRules, cards: Cards, down: tuple[int, ...], moves: list[Move]
+) -> list[tuple[int, int, int, Move]]:
+    """(class, tie-break, position in ``moves``, move) for every move not dropped as a mirror of another."""
     index = rules.index
     role = rules.role
     group_of = rules.group_of
@@ -212,5 +259,4 @@ def order_moves(
         else:
             cls = BUILD
         ranked.append((cls, tie, n, move))
-    ranked.sort()
-    return [move for _, _, _, move in ranked]
+    return ranked

@@ -1,0 +1,121 @@
+"""Hints with hidden cards: samples consistent with what is seen, determinism for a seed, the best move on
+known positions, and the ``cadogan hint`` command."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from cadogan.__main__ import main
+from engine.cards import UNKNOWN, full_deck
+from engine.formats import dumps, read_table, table_to_json
+from engine.games import find_game
+from engine.hint import HintError, hint, samples
+from engine.table import Table
+from engine.testing import make_table
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def hidden(game: str, seed: int) -> Table:
+    """A seeded deal as the camera sees it: every face-down card unknown."""
+    data = table_to_json(Table.dealt(find_game(game), seed))
+    data["piles"] = {
+        pile: ["??" if card[-1].islower() else card for card in cards] for pile, cards in data["piles"].items()
+    }
+    return read_table(data)[0]
+
+
+def test_samples_fill_the_unknown_slots_with_the_unseen_cards() -> None:
+    table = hidden("klondike", 5)
+    seen = [c for p in table.pile_ids for c in table.codes(p) if c != UNKNOWN]
+    worlds = samples(table, 5, seed=3)
+    assert len(worlds) == 5
+    for world in worlds:
+        codes = [c for p in world.pile_ids for c in world.codes(p)]
+        assert Counter(codes) == Counter(full_deck())
+        for pile in table.pile_ids:
+            assert world.face_down_count(pile) == table.face_down_count(pile)
+            for known, drawn in zip(table.codes(pile), world.codes(pile), strict=True):
+                assert known in (UNKNOWN, drawn)
+    assert len({tuple(w.codes("s")) for w in worlds}) > 1
+    assert all(c in [x for p in worlds[0].pile_ids for x in worlds[0].codes(p)] for c in seen)
+
+
+def test_hint_is_deterministic_for_a_seed() -> None:
+    table = hidden("klondike/draw3", 2)
+    first = hint(table, nodes=3_000, seed=7)
+    assert first == hint(table, nodes=3_000, seed=7)
+    assert first.move in table.generate_moves()
+    assert 0.0 <= first.chance <= 1.0
+    assert first.samples >= 4
+    assert first.sentence == table.describe(first.move)
+
+
+def test_known_trap_gets_the_winning_move() -> None:
+    # Every card known: one exact sample. The 8 of diamonds must go on the 9 of spades, not up (1914 rules).
+    table = make_table(
+        "klondike",
+        {
+            "w": "6C QH 8S 3H 10H 7S 5H 9H 4S 8D",
+            "f1": "AD 2D 3D 4D 5D 6D 7D",
+            "f2": "AC 2C 3C 4C 5C",
+            "f3": "AH",
+            "f4": "AS 2S 3S",
+            "t1": "KH QC JD 10S 9D 8C 7H 6S",
+            "t2": "KD QS JH 10C",
+            "t3": "KC",
+            "t4": "JC 10D 9C 8H 7C 6H 5S 4H",
+            "t5": "KS QD JS",
+            "t7": "2h 9S",
+        },
+    )
+    result = hint(table, nodes=20_000)
+    assert result.move is not None
+    assert str(result.move) != "w>f1"
+    assert result.chance == 1.0
+    assert result.samples == 1
+    assert "win" in result.reason
+
+
+def test_blocked_table_has_no_hint() -> None:
+    ranks = " ".join(r + "S" for r in RANKS[:10])
+    full = {f"f{n}": " ".join(r + s for r in RANKS) for n, s in enumerate("HDC", start=2)}
+    table = make_table("klondike", {**full, "f1": ranks, "t1": "js ks QS"})
+    result = hint(table, nodes=1_000)
+    assert result.move is None
+    assert "blocked" in result.reason
+
+
+def test_a_card_read_twice_is_reported() -> None:
+    # 52 unknown cards and an ace of spades seen: one pack cannot fill them.
+    table = make_table("klondike", {"t1": "?? " * 52 + "AS"})
+    with pytest.raises(HintError, match="unaccounted"):
+        samples(table, 1, seed=0)
+
+
+# ----------------------------------------------------------------- the command
+
+
+def test_cli_hint_is_reproducible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table.json"
+    path.write_text(dumps(hidden("klondike/draw3", 4)))
+    outputs = []
+    for _ in range(2):
+        assert main(["hint", str(path), "--budget", "300ms", "--seed", "1"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    move, sentence, chance = outputs[0].splitlines()
+    table = hidden("klondike/draw3", 4)
+    table.play(move)
+    assert sentence.startswith(("move", "turn"))
+    assert chance.startswith("estimated chance to win: ")
+
+
+def test_cli_hint_bad_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    assert main(["hint", str(path)]) == 2
+    assert capsys.readouterr().err.startswith("cadogan hint:")
