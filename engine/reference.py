@@ -213,10 +213,63 @@ def _louis_is_legal(table: Table, move: Move) -> bool:
     return _record_is_legal(table, move)
 
 
+def _great_thirteen_is_legal(table: Table, move: Move) -> bool:
+    """The Great Thirteen: ground top cards to the numeral column whose balcony card they double (vacancies,
+    first, Rule II) or to which they add it, modulo thirteen; when nothing can be placed, the leftmost packet
+    not yet re-dealt is dealt out whole, starting on the position to its right."""
+    ids = table.pile_ids
+    if move.src not in ids or move.dst not in ids:
+        return False
+    ground = [p.id for p in table.game.piles if p.role is Role.GROUND]
+    numerals = [p.id for p in table.game.piles if p.role is Role.NUMERAL]
+    balcony = [p.id for p in table.game.piles if p.role is Role.FOUNDATION]
+
+    def placeable(src: str, dst: str, vacancy: bool) -> bool:
+        """A ground top card fits the numeral column ``dst``: by doubling if ``vacancy``, else by addition."""
+        column = table.codes(dst)
+        above = table.codes(balcony[numerals.index(dst)])
+        top = table.codes(src)
+        if len(above) != 1 or above[0] == UNKNOWN or not top or top[-1] == UNKNOWN:
+            return False
+        if table.face_down_count(src) >= len(top) or (src in table.faces and not table.faces[src][-1]):
+            return False
+        step = RANK_OF[above[0]]
+        if vacancy:
+            if column:
+                return False
+            need = 2 * step
+        else:
+            if not column or column[-1] == UNKNOWN or RANK_OF[column[-1]] == 13:
+                return False
+            need = RANK_OF[column[-1]] + step
+        while need > 13:
+            need -= 13
+        return RANK_OF[top[-1]] == need
+
+    any_vacancy_fill = any(placeable(g, n, True) for g in ground for n in numerals)
+    if move.src in ground and move.dst in numerals:
+        if move.count != 1:
+            return False
+        if any_vacancy_fill:
+            return placeable(move.src, move.dst, True)
+        return placeable(move.src, move.dst, False)
+    if move.src in ground and move.dst in ground:
+        if any_vacancy_fill or any(placeable(g, n, False) for g in ground for n in numerals):
+            return False
+        done = table.hook_state[0]
+        waiting = [g for g in ground[max(done, 0) :] if table.codes(g)]
+        if not waiting or move.src != waiting[0]:
+            return False
+        after = ground[(ground.index(move.src) + 1) % len(ground)]
+        return move.dst == after and move.count == len(table.codes(move.src))
+    return False
+
+
 _ODD_RULES: dict[str, Callable[[Table, Move], bool]] = {
     "louis": _louis_is_legal,
     "the-queens": _queens_is_legal,
     "sly": _sly_is_legal,
+    "the-great-thirteen": _great_thirteen_is_legal,
 }
 
 

@@ -31,6 +31,10 @@ class Role(Enum):
     """Sly's twenty packets, on which the rounds of twenty cards are placed."""
     ALPHABET = "alphabet"
     """Louis' twelve packets lettered a to m (no j), dealt in circles."""
+    GROUND = "ground"
+    """The Great Thirteen's eight ground packets, whose top cards go to the numerals and which are re-dealt once."""
+    NUMERAL = "numeral"
+    """The Great Thirteen's eight numeral columns, built by adding the balcony card above (suit ignored)."""
 
 
 class Build(Enum):
@@ -156,6 +160,11 @@ class GameHooks:
 
     def describe(self, table: Table, move: Move) -> str | None:
         """A sentence for a move this hook makes (None: the Table's own wording)."""
+        return None
+
+    def won(self, table: Table) -> bool | None:
+        """True when the game is won by its own criterion (e.g. The Great Thirteen: every numeral column
+        ends on a king); None to use the default (every card on a foundation)."""
         return None
 
     def problems(self, table: Table) -> list[Problem]:

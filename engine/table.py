@@ -504,7 +504,9 @@ class Table:
 
     def outcome(self) -> Outcome | None:
         """``WON`` when every card is on a foundation, ``BLOCKED`` when no legal move is left, else None."""
-        if self.foundation_count() == self.game.card_count:
+        hooks = self.game.hooks
+        won = hooks.won(self) if hooks is not None else None
+        if won if won is not None else self.foundation_count() == self.game.card_count:
             return Outcome.WON
         if not self.generate_moves():
             return Outcome.BLOCKED

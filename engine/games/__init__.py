@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from engine.errors import UnknownGameError
-from engine.games import canfield, klondike, louis, queens, sedgewick, sly
+from engine.games import canfield, great_thirteen, klondike, louis, queens, sedgewick, sly
 from engine.rules import Game
 
 GAMES: list[Game] = [*klondike.GAMES, *canfield.GAMES, *sedgewick.GAMES, *queens.GAMES, *sly.GAMES, *louis.GAMES]
+GAMES += great_thirteen.GAMES
 
 
 def find_game(name: str) -> Game:

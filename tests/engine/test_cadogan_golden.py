@@ -27,6 +27,7 @@ CASES = [
     ("the-queens", 0),
     ("sly", 4),
     ("louis", 3),
+    ("the-great-thirteen", 3),
 ]
 
 
