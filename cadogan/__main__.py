@@ -13,7 +13,7 @@ from engine.errors import CadoganError
 
 # Subcommand modules in the order `cadogan --help` lists them.
 COMMANDS = ("games", "deal", "check", "moves", "solve", "hint", "verify", "demo")
-OPTIONAL_COMMANDS = ("render", "render-game", "calibrate", "see")
+OPTIONAL_COMMANDS = ("render", "render-game", "see", "watch", "calibrate")
 
 
 def build_parser() -> argparse.ArgumentParser:

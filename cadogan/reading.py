@@ -1,0 +1,33 @@
+"""The vision pipeline as the companion's reader: a frame in, an observed table and its labels out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cadogan.overlay import Label
+from cadogan.watch import Image, Reader, Reading
+
+
+def vision_reader(game: str, models: str | Path | None = None, *, min_cards: int = 3) -> Reader:
+    """Load the recognition models once; the reader then turns each frame into a ``Reading``.
+
+    A frame with fewer than ``min_cards`` readable cards (a hand over the table, the camera moving) gives
+    no table, so it never takes part in the tracker's vote.
+    """
+    from vision.assemble import assemble, to_table
+    from vision.recognise import load_recogniser, recognise
+
+    recogniser = load_recogniser(models)
+
+    def read(image: Image) -> Reading:
+        detections = recognise(image, recogniser)
+        observation = assemble(detections, game)
+        seen = [card for cards in observation.piles.values() for card in cards]
+        labels = tuple(Label(card.name, (card.x - 10, card.y - 12)) for card in seen)
+        if len(seen) < min_cards:
+            return Reading(None, 0.0, labels)
+        table, _ = to_table(observation)
+        confidence = min(card.confidence for card in seen)
+        return Reading(table, confidence, labels)
+
+    return read

@@ -1,0 +1,118 @@
+"""The live companion loop: frames -> readings -> tracker -> announcements (log, speech, overlay)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from cadogan.overlay import Label, Overlay, OverlayWriter, draw
+from cadogan.session import SessionLog
+from cadogan.sources import TimedFrame
+from cadogan.speech import Speaker
+from cadogan.tracker import Event, EventKind, Tracker
+from engine.table import Table
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one frame shows: the observed table (None if nothing usable), its confidence, labels to draw."""
+
+    table: Table | None
+    confidence: float
+    labels: tuple[Label, ...] = ()
+
+
+Reader = Callable[[Image], Reading]
+Hinter = Callable[[Table], tuple[str, float] | None]
+"""Gives the sentence of the best move and its chance to win, or None when there is no move."""
+
+
+@dataclass
+class WatchSummary:
+    frames: int = 0
+    read: int = 0
+    events: list[Event] = field(default_factory=list)
+    end_reason: str = ""
+    model: Table | None = None
+
+    def count(self, kind: EventKind) -> int:
+        return sum(e.kind is kind for e in self.events)
+
+
+SPOKEN = (EventKind.MISDEAL, EventKind.ILLEGAL, EventKind.UNCLEAR, EventKind.END, EventKind.MOVE)
+
+
+def watch(
+    frames: Iterable[TimedFrame],
+    reader: Reader,
+    tracker: Tracker,
+    *,
+    log: SessionLog | None = None,
+    speaker: Speaker | None = None,
+    overlay: OverlayWriter | None = None,
+    hinter: Hinter | None = None,
+    auto_hint_after: float | None = None,
+    every: int = 1,
+    on_event: Callable[[Event], None] | None = None,
+) -> WatchSummary:
+    summary = WatchSummary()
+    banner, banner_until = "", 0.0
+    still_since: float | None = None
+    hinted = False
+    last_move = ""
+    for frame in frames:
+        summary.frames += 1
+        if frame.index % max(1, every):
+            continue
+        reading = reader(frame.image)
+        summary.read += reading.table is not None
+        for event in tracker.observe(frame.t, reading.table, reading.confidence):
+            if event.kind is EventKind.STILL:
+                if log is not None and event.table is not None:
+                    log.table(frame.t, event.table, event.confidence)
+                still_since, hinted = frame.t, False
+                continue
+            summary.events.append(event)
+            if log is not None:
+                log.write(event.kind.value, frame.t, text=event.text, moves=list(event.moves))
+            if on_event is not None:
+                on_event(event)
+            if speaker is not None and event.kind in SPOKEN:
+                speaker.say(event.text)
+            if event.kind in (EventKind.ILLEGAL, EventKind.MISDEAL, EventKind.UNCLEAR, EventKind.END):
+                banner, banner_until = event.text, frame.t + 4.0
+            if event.kind is EventKind.MOVE:
+                last_move = event.text
+        if reading.table is None:
+            still_since = None
+        wants_hint = (
+            auto_hint_after is not None and still_since is not None and frame.t - still_since >= auto_hint_after
+        )
+        if hinter is not None and tracker.model is not None and wants_hint and not hinted:
+            hinted = True
+            advice = hinter(tracker.model)
+            if advice is not None:
+                text = f"hint: {advice[0]} ({advice[1]:.0%} to win)"
+                summary.events.append(Event(EventKind.STILL, frame.t, text))
+                if log is not None:
+                    log.write("hint", frame.t, text=advice[0], chance=round(advice[1], 3))
+                if speaker is not None:
+                    speaker.say(advice[0])
+                banner, banner_until = text, frame.t + 6.0
+        if overlay is not None:
+            model = tracker.model
+            status = "" if model is None else f"{model.game.title}: {model.foundation_count()} on foundations"
+            score = None if model is None else model.score()
+            if score is not None:
+                status += f", score {'+' if score >= 0 else '-'}${abs(score)}"
+            if last_move:
+                status += f" | {last_move}"
+            shown = banner if frame.t <= banner_until else ""
+            overlay.write(draw(frame.image, Overlay(labels=reading.labels, banner=shown, status=status)))
+    summary.model = tracker.model
+    return summary
