@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_as_json(report, times), indent=1))
     else:
-        _print(report, times, record.truncated)
+        print_report(report, times, record.truncated)
     return 0 if report.legal else 1
 
 
@@ -56,7 +56,7 @@ def _stamp(seconds: float) -> str:
     return f"{int(minutes):02d}:{rest:05.2f}"
 
 
-def _print(report: GameReport, times: list[float], truncated: bool) -> None:
+def print_report(report: GameReport, times: list[float], truncated: bool) -> None:
     number = 0
     for step in report.steps:
         when = _stamp(times[step.index])

@@ -66,8 +66,8 @@ def test_moves_prints_legal_moves_one_per_line() -> None:
     assert "turn the top card of the stock onto the waste" in explained
 
 
-def test_demo_plays_a_game_to_its_end() -> None:
-    result = cadogan("demo")
+def test_engine_only_demo_plays_a_game_to_its_end() -> None:
+    result = cadogan("demo", "--engine-only")
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     assert lines[1] == "deal check: ok"
