@@ -1,0 +1,1 @@
+"""Model training (optional ``train`` extra: torch, onnx) and the shipped ONNX files."""

@@ -1,0 +1,39 @@
+"""The training path end to end on a tiny set: render -> cache -> train a few steps -> ONNX -> onnxruntime."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+
+def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
+    try:
+        importlib.import_module("torch")
+        importlib.import_module("onnx")
+    except ModuleNotFoundError as error:
+        pytest.fail(f"the training smoke test needs the `train` extra (torch, onnx): {error}")
+    from models.data import _shard, load_classifier_data, load_detector_data
+    from models.train import train_classifier, train_detector
+    from vision.model import load_model
+
+    data = tmp_path / "data"
+    data.mkdir()
+    assert "1 scenes" in _shard((str(data), 0, 1, 0))
+    crops, labels = load_classifier_data(str(data))
+    assert crops.shape[1:] == (64, 64, 3)
+    assert len(crops) == len(labels) > 10
+    scenes = load_detector_data(str(data))
+    assert scenes[0][0].shape == (360, 640, 3)
+    assert scenes[0][1].shape[1] == 6
+    out = tmp_path / "models"
+    logs: list[str] = []
+    train_classifier(str(data), out, steps=2, batch=8, log=logs.append)
+    train_detector(str(data), out, steps=2, batch=2, size=96, log=logs.append)
+    assert any("cls step 2/2" in line for line in logs)
+    cls = load_model(out / "index_cls.onnx")
+    assert cls(np.zeros((3, 3, 40, 40), np.float32)).shape == (3, 53)
+    det = load_model(out / "index_det.onnx")
+    assert det(np.zeros((1, 3, 368, 640), np.float32)).shape == (1, 5, 92, 160)

@@ -1,0 +1,285 @@
+"""Detections -> an observed table: which card lies in which pile, in which order.
+
+Works in the image plane, with the layouts the renderer and people use (the camera on the player's side, the
+layout reading upright):
+- Klondike: stock, waste (fanned right), gap, four foundations on top; seven columns below.
+- Canfield: stock, waste on top, four foundations to the right; reserve below the stock, four columns below
+  the foundations.
+
+Steps: (1) reconcile duplicate reads (one pack: each card exists once); (2) one anchor per card, its
+top-most read (the top-left index; the bottom-right one lies a card lower); (3) split the anchors into the top
+row and the rows below by height, measured in card heights (estimated from the index boxes); (4) fit the
+column grid (origin and pitch) that puts most anchors on a slot of their row; (5) order each pile: cascades
+top to bottom, the waste left to right; a squared packet shows only its top card.
+Face-down cards are not detected yet, so face-down counts are unknown and not filled in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from engine import Table, find_game
+from engine.formats import read_table
+from engine.status import Problem
+from vision.cards import NAMES, RANKS
+from vision.detections import BACK, Detections
+
+CARD_PER_INDEX = 5.0  # card height / index height: 5.4 for the renderer's decks (median), 3.9 for a poker deck
+CARD_ASPECT = 63.0 / 88.0
+UNKNOWN = "??"
+
+# slot -> (row, column in card pitches, extent to the right in pitches: the waste fans right)
+_LAYOUTS: dict[str, dict[str, tuple[int, float, float]]] = {
+    "klondike": {
+        "s": (0, 0, 0), "w": (0, 1, 0.75),
+        **{f"f{i}": (0, 2 + i, 0) for i in range(1, 5)},
+        **{f"t{i}": (1, i - 1, 0) for i in range(1, 8)},
+    },
+    "canfield": {
+        "s": (0, 0, 0), "w": (0, 1, 0.75), "r": (1, 0, 0),
+        **{f"f{i}": (0, 1.5 + i, 0) for i in range(1, 5)},
+        **{f"t{i}": (1, 1.5 + i, 0) for i in range(1, 5)},
+    },
+}
+_FANNED_DOWN = ("t",)
+
+
+@dataclass(frozen=True, slots=True)
+class SeenCard:
+    name: str  # "10H", or "??" when a read was given up (a duplicate with no plausible second reading)
+    x: float  # anchor (image px): the centre of the card's top-most index read
+    y: float
+    confidence: float
+    reads: int  # how many index reads back this card (2: both corners seen)
+    other: tuple[float, float] | None = None  # the second read (the bottom-right index), if any
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    game: str
+    piles: dict[str, tuple[SeenCard, ...]]  # bottom first; only cards whose index was read
+    unplaced: tuple[SeenCard, ...]  # reads that fit no pile of the layout
+
+    def names(self) -> dict[str, list[str]]:
+        return {p: [c.name for c in cards] for p, cards in self.piles.items()}
+
+
+def layout_name(game: str) -> str:
+    g = find_game(game)
+    for key in _LAYOUTS:
+        if g.name.lower().startswith(key) or game.lower().startswith(key):
+            return key
+    raise ValueError(f"no table layout for {g.name} yet (known: {', '.join(_LAYOUTS)})")
+
+
+def reconcile(dets: Detections, card_h: float) -> list[SeenCard]:
+    """One SeenCard per physical card: reads of one name a card apart are its two corners; reads of one
+    name further apart are a misread (one pack): the most confident group keeps the name, the others take
+    their runner-up reading when that card is not seen elsewhere, else become unknown."""
+    faces = dets[dets.class_id < BACK]
+    reach = 1.25 * card_h * np.hypot(1.0, CARD_ASPECT)  # top-left to bottom-right index, with slack
+    groups: list[tuple[str, list[int]]] = []
+    for name in sorted(set(faces.names)):
+        idx = [i for i, n in enumerate(faces.names) if n == name]
+        idx.sort(key=lambda i: -float(faces.confidence[i]))
+        clusters: list[list[int]] = []
+        for i in idx:
+            for cl in clusters:
+                if len(cl) < 2 and np.hypot(*(faces.centres[i] - faces.centres[cl[0]])) <= reach:
+                    cl.append(i)
+                    break
+            else:
+                clusters.append([i])
+        groups.extend((name, cl) for cl in clusters)
+
+    def strength(g: tuple[str, list[int]]) -> float:
+        return float(sum(faces.confidence[i] for i in g[1]))
+
+    groups.sort(key=strength, reverse=True)
+    taken: set[str] = set()
+    out: list[SeenCard] = []
+    second = faces.data.get("second")
+    second_score = faces.data.get("second_score")
+    pending: list[tuple[str, list[int]]] = []
+    for name, cl in groups:
+        if name in taken:
+            pending.append((name, cl))
+            continue
+        taken.add(name)
+        out.append(_seen(name, cl, faces))
+    for _, cl in pending:  # weaker duplicates: second opinion, or unknown
+        name = UNKNOWN
+        if second is not None and second_score is not None:
+            best = max(cl, key=lambda i: float(second_score[i]))
+            alt = NAMES[int(second[best])]
+            if alt not in taken and float(second_score[best]) >= 0.1:
+                name = alt
+                taken.add(alt)
+        out.append(_seen(name, cl, faces))
+    return out
+
+
+def _seen(name: str, cl: list[int], faces: Detections) -> SeenCard:
+    cl = sorted(cl, key=lambda i: float(faces.centres[i][1]))
+    x, y = faces.centres[cl[0]]
+    other = (float(faces.centres[cl[1]][0]), float(faces.centres[cl[1]][1])) if len(cl) > 1 else None
+    return SeenCard(name, float(x), float(y), float(max(faces.confidence[i] for i in cl)), len(cl), other)
+
+
+def assemble(dets: Detections, game: str) -> Observation:
+    layout = _LAYOUTS[layout_name(game)]
+    faces = dets[dets.class_id < BACK]
+    if len(faces) == 0:
+        return Observation(game, dict.fromkeys(layout, ()), ())
+    box_h = float(np.median(faces.boxes[:, 3] - faces.boxes[:, 1]))
+    box_w = float(np.median(faces.boxes[:, 2] - faces.boxes[:, 0]))
+    card_h = CARD_PER_INDEX * max(box_h, box_w)
+    card_w = card_h * CARD_ASPECT
+    cards = reconcile(dets, card_h)
+    xs = np.array([c.x for c in cards])
+    ys = np.array([c.y for c in cards])
+    slope, icept = _top_line(xs, ys, card_h)
+    resid = ys - (slope * xs + icept)
+    split = [0 if r < 0.6 * card_h else 1 for r in resid]
+    # Is there a top row at all? Yes if one column holds two reads far more than a cascade step apart, or
+    # if the layout's top row explains the reads better than tableau columns alone (a fresh deal has no
+    # top-row card to read, and its first tableau cards would pass for one).
+    stacked = any(
+        abs(xs[i] - xs[j]) < 0.3 * card_w and 0.75 * card_h < ys[j] - ys[i] < 2.2 * card_h
+        for i in range(len(xs)) for j in range(len(xs))
+    )
+    options = [split] if stacked else [split, [1] * len(xs)]
+    chosen: tuple[float, list[int], npt.NDArray[np.float64], dict[int, tuple[float, float]]] | None = None
+    for rows in options:
+        # Columns lean in perspective: a card in a cascade takes the column of the cascade's first card.
+        col_x = xs[_cascade_heads(xs, ys, rows, card_h, card_w)]
+        score, fits = _fit_grid(col_x, rows, layout, card_w)
+        if chosen is None or score >= chosen[0]:
+            chosen = (score, rows, col_x, fits)
+    assert chosen is not None
+    _, rows, col_x, fits = chosen
+    piles: dict[str, list[int]] = {p: [] for p in layout}
+    unplaced: list[SeenCard] = []
+    for i, row in enumerate(rows):
+        x0, pitch = fits[row]
+        col = (col_x[i] - x0) / pitch
+        best, dist = None, 0.55
+        for pile, (r, start, extent) in layout.items():
+            d = max(start - col, col - (start + extent), 0.0)
+            if r == row and d < dist:
+                best, dist = pile, d
+        if best is None:
+            unplaced.append(cards[i])
+        else:
+            piles[best].append(i)
+    out: dict[str, tuple[SeenCard, ...]] = {}
+    for pile, idx in piles.items():
+        if pile.rstrip("0123456789") in _FANNED_DOWN:
+            idx.sort(key=lambda i: ys[i])
+        elif pile == "w":
+            idx.sort(key=lambda i: xs[i])
+        elif idx:  # a squared packet shows one card: the most confident read is the top one
+            idx = [max(idx, key=lambda i: cards[i].confidence)]
+        out[pile] = tuple(cards[i] for i in idx)
+    return Observation(game, out, tuple(unplaced))
+
+
+def _top_line(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], card_h: float) -> tuple[float, float]:
+    """The line y = a x + b through the top row: the near-level line with the most anchors on it and none
+    clearly above it (the camera may roll a little; rows stay straight lines in perspective)."""
+    best = (0.0, float(ys.min()))
+    best_score = -1
+    for i in range(len(xs)):
+        for j in range(len(xs)):
+            dx = xs[j] - xs[i]
+            if j != i and (dx <= 0 or abs(ys[j] - ys[i]) > 0.3 * dx):
+                continue
+            a = float((ys[j] - ys[i]) / dx) if j != i else 0.0
+            b = float(ys[i] - a * xs[i])
+            resid = ys - (a * xs + b)
+            if np.any(resid < -0.25 * card_h):
+                continue
+            score = int(np.sum(np.abs(resid) < 0.2 * card_h))
+            if score > best_score:
+                best_score, best = score, (a, b)
+    return best
+
+
+def _cascade_heads(
+    xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], rows: list[int], card_h: float, card_w: float
+) -> list[int]:
+    """For each anchor, the first card of its cascade: follow the nearest anchor just above it."""
+    head = list(range(len(xs)))
+    for i in sorted(range(len(xs)), key=lambda k: ys[k]):
+        if rows[i] != 1:
+            continue
+        dy = ys[i] - ys
+        dx = np.abs(xs - xs[i])
+        ok = [
+            k for k in range(len(xs))
+            if rows[k] == 1 and 0.02 * card_h < dy[k] < 0.5 * card_h and dx[k] < 0.3 * card_w
+        ]
+        if ok:
+            head[i] = head[min(ok, key=lambda k: dy[k])]
+    return head
+
+
+def _row_score(cols: npt.NDArray[np.float64], slots: list[tuple[float, float]]) -> float:
+    """How well anchors (in column units) sit on the slots: 1 each when on a slot, 0 from 0.35 pitch off."""
+    if len(cols) == 0 or not slots:
+        return 0.0
+    d = np.min([np.maximum(np.maximum(s - cols, cols - (s + e)), 0.0) for s, e in slots], axis=0)
+    return float(np.sum(np.maximum(0.0, 1.0 - d / 0.35)))
+
+
+def _fit_grid(
+    xs: npt.NDArray[np.float64], rows: list[int], layout: dict[str, tuple[int, float, float]], card_w: float
+) -> tuple[float, dict[int, tuple[float, float]]]:
+    """Fit score and origin and pitch (px) of each row's column grid, fitted together: the top row lies above the
+    tableau with the same columns, a little smaller in perspective (farther from the camera); an empty
+    first column is told apart from a missing one by the row above."""
+    r = np.array(rows)
+    x1, x0s = xs[r == 1], xs[r == 0]
+    slots = {row: [(s, e) for rr, s, e in layout.values() if rr == row] for row in (0, 1)}
+    anchors = x1 if len(x1) else x0s
+    anchor_row = 1 if len(x1) else 0
+    best = (-1.0, 0.0, 1.0, 0.0, 1.0)
+    for pitch in card_w * np.linspace(1.05, 1.45, 17):
+        for x in anchors:
+            for start, _ in slots[anchor_row]:
+                origin = float(x - start * pitch)
+                if anchor_row == 0:
+                    score = _row_score((x0s - origin) / pitch, slots[0])
+                    cand = (score, origin, float(pitch), origin, float(pitch))
+                else:
+                    base = _row_score((x1 - origin) / pitch, slots[1])
+                    top = (0.0, origin, float(pitch))
+                    for shrink in (0.86, 0.92, 0.98):
+                        for shift in (-0.3, -0.15, 0.0, 0.15, 0.3):
+                            o2, p2 = origin + shift * pitch, pitch * shrink
+                            sc = _row_score((x0s - o2) / p2, slots[0]) - 0.05 * abs(shift)
+                            if sc > top[0] + 1e-6:
+                                top = (sc, o2, p2)
+                    cand = (base + top[0], top[1], top[2], origin, float(pitch))
+                if cand[0] > best[0] + 1e-6:
+                    best = cand
+    return best[0], {0: (best[1], best[2]), 1: (best[3], best[4])}
+
+
+def to_table(obs: Observation) -> tuple[Table, tuple[Problem, ...]]:
+    """The observation as an engine table. Klondike foundations are filled from their top card (A up to
+    it); cards not read are left out (face-down counts are not observed yet)."""
+    game = find_game(obs.game)
+    ids = Table.dealt(game, 0).pile_ids
+    piles: dict[str, list[str]] = {p: [] for p in ids}
+    for pile, seen in obs.piles.items():
+        names = [c.name for c in seen]
+        if layout_name(obs.game) == "klondike" and pile.startswith("f") and names and names[-1] != UNKNOWN:
+            top = names[-1]
+            names = [r + top[-1] for r in RANKS[: RANKS.index(top[:-1]) + 1]]
+        if pile in piles:
+            piles[pile] = names
+    return read_table({"game": game.name, "piles": piles})
