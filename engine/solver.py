@@ -24,9 +24,12 @@ from enum import Enum
 
 from engine.cards import UNKNOWN
 from engine.errors import CadoganError
+from engine.layout import BASE_DEALT
 from engine.moves import Move
+from engine.rules import MoveUnit
 from engine.solver_rules import (
     STOCK,
+    Cards,
     canonical_key,
     key_parts,
     order_moves,
@@ -35,7 +38,7 @@ from engine.solver_rules import (
     safe_move,
     solver_rules,
 )
-from engine.table import Table
+from engine.table import ALL_CODES, BASE_CODES, RANK_CODES, Table
 
 # Imported last: solver_best refers back to _Search and Verdict, which are defined below.
 
@@ -139,12 +142,120 @@ class _Search:
             (cls, tie, n, (move,)) for cls, tie, n, move in rank_moves(rules, cards, down, moves)
         ]
         if turn is not None:
-            ranked.extend(self._turns(turn))
+            ranked.extend(self._turns(turn, cards, down))
         ranked.sort(reverse=True)
         return [sequence for _, _, _, sequence in ranked]
 
-    def _turns(self, turn: Move) -> list[tuple[int, int, int, tuple[Move, ...]]]:
-        """Each waste play reachable by turning the stock, once round at most, after the turns it needs."""
+    def _turns(self, turn: Move, cards: Cards, down: tuple[int, ...]) -> list[tuple[int, int, int, tuple[Move, ...]]]:
+        """Each waste play reachable by turning the stock, once round at most, after the turns it needs.
+
+        The stock and waste are turned on copies of their lists, not on the table: a turn changes nothing
+        else, and the waste card's plays are found as ``Table.generate_moves`` finds them for a pile that gives
+        its top card (``_waste_plays``). Games whose waste gives more, or odd face patterns (face-down waste
+        cards), use the table.
+        """
+        table = self.table
+        rules = self.rules
+        g = rules.g
+        if g.gives[g.waste] is not MoveUnit.TOP_CARD or table.faces or down[g.waste]:
+            return self._turns_on_table(turn)
+        draw = table.game.stock.draw
+        limited = rules.key_passes
+        playable = playable_codes(rules, cards, down, g.waste)
+        stock_list = list(cards[g.stock])
+        waste_list = list(cards[g.waste])
+        passes = table.passes
+        played = table.waste_played
+        now = list(cards)
+        turns: list[Move] = []
+        seen = {(len(stock_list), passes if limited else 0)}
+        out: list[tuple[int, int, int, tuple[Move, ...]]] = []
+        following: Move | None = turn
+        while following is not None:
+            if following.src == self.stock:
+                moved = stock_list[-following.count :]
+                del stock_list[-following.count :]
+                moved.reverse()
+                waste_list.extend(moved)
+            else:
+                stock_list = waste_list[::-1]
+                waste_list = []
+                passes += 1
+                played = False
+            turns.append(following)
+            left = len(stock_list)
+            state = (left, passes if limited else 0)
+            if state in seen:
+                break
+            seen.add(state)
+            if left and (not waste_list or waste_list[-1] not in playable):
+                following = g.move(g.stock, g.waste, min(draw, left))
+                continue
+            if waste_list and waste_list[-1] in playable:
+                now[g.stock] = tuple(stock_list)
+                now[g.waste] = tuple(waste_list)
+                now_cards = tuple(now)
+                plays = self._waste_plays(now_cards, down)
+                if plays:
+                    prefix = tuple(turns)
+                    # Turning is tried after the plays at hand (in a game with few passes it buries cards for
+                    # good), nearer turns first within each class of play.
+                    out.extend(
+                        (STOCK, cls * 1000 + tie + len(turns), n, (*prefix, move))
+                        for cls, tie, n, move in rank_moves(rules, now_cards, down, plays)
+                    )
+            if left:
+                following = g.move(g.stock, g.waste, min(draw, left))
+            elif waste_list and self._may_redeal(passes, played):
+                following = g.move(g.waste, g.stock, len(waste_list))
+            else:
+                following = None
+        return out
+
+    def _may_redeal(self, passes: int, played: bool) -> bool:
+        """``Table._may_redeal`` for a pass count and 'played this pass' flag."""
+        rule = self.table.game.stock
+        if rule.passes is not None and passes >= rule.passes:
+            return False
+        return not (rule.redeal_needs_play and not played)
+
+    def _waste_plays(self, cards: Cards, down: tuple[int, ...]) -> list[Move]:
+        """The moves of the waste's top card, in ``Table.generate_moves`` order (foundations, builds, spaces)."""
+        g = self.rules.g
+        w = g.waste
+        top = cards[w][-1]
+        founds: list[Move] = []
+        builds: list[Move] = []
+        spaces: list[Move] = []
+        base_rank: int | None = -1
+        for j in g.receivers:
+            if j == g.stock or j == w:
+                continue
+            dst = cards[j]
+            if dst:
+                under = dst[-1]
+                if not g.on_top_from[j][w] or under < 0 or down[j] >= len(dst) or top not in g.accept_codes[j][under]:
+                    continue
+                (founds if g.is_foundation[j] else builds).append(g.moves[w][j][1])
+                continue
+            if not g.on_space_from[j][w]:
+                continue
+            preferred, fallback = g.space_fallback[j]
+            if g.fallback_ok[j][w] and not (fallback and not any(cards[k] for k in preferred)):
+                continue
+            base = g.base[j]
+            if base == BASE_DEALT:
+                if base_rank == -1:
+                    base_rank = self.table.base_rank()
+                codes = ALL_CODES if base_rank is None else RANK_CODES[base_rank]
+            else:
+                codes = BASE_CODES[base]
+            if top in codes:
+                spaces.append(g.moves[w][j][1])
+        return founds + builds + spaces
+
+    def _turns_on_table(self, turn: Move) -> list[tuple[int, int, int, tuple[Move, ...]]]:
+        """``_turns`` by pushing the turns on the table: for any waste rule."""
         table = self.table
         rules = self.rules
         g = rules.g

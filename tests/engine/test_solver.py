@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from engine.moves import Move
 from engine.solver import Budget, UnknownCardsError, Verdict, replay, solve
 from engine.solver_rules import canonical_key, key_parts, safe_move, solver_rules
 from engine.table import Table
-from engine.testing import make_table
+from engine.testing import make_table, playout
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -261,6 +262,53 @@ def test_seeded_deals_solve_and_replay(game: str, seed: int) -> None:
     result = solve(table, Budget(nodes=100_000, seconds=None))
     assert result.verdict is Verdict.SOLVED
     assert replay(table, result.moves).foundation_count() == 52
+
+
+@pytest.mark.parametrize(
+    ("game", "seed"),
+    [("klondike/draw3", 0), ("klondike/draw3", 8), ("klondike", 3), ("canfield", 12), ("canfield/modern", 4)],
+)
+def test_packed_children_match_the_table(game: str, seed: int) -> None:
+    """Best-first search makes children on packed piles for games without hooks (``_Plain``): the same search
+    over ``Table.push`` must meet the same positions in the same order, node for node."""
+    from engine import solver_best
+    from engine.solver import _Search
+
+    table = Table.dealt(find_game(game), seed)
+    results = []
+    for run in (solver_best.best_first_plain, solver_best.best_first_table):
+        search = _Search(table.copy(), Budget(nodes=4_000, seconds=None), None, 0.0)
+        expanded: list[tuple[object, ...]] = []
+
+        def recorded(
+            search: _Search = search, expanded: list[tuple[object, ...]] = expanded, children: Any = search._children
+        ) -> object:
+            expanded.append(search.table.key())
+            return children()
+
+        search._children = recorded  # type: ignore[method-assign]
+        results.append((run(search), search.nodes, search.path, expanded))
+    assert len(results[0][3]) > 10
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("game", ["klondike/draw3", "klondike", "klondike/vegas-draw3", "canfield", "canfield/modern"])
+def test_stock_turned_on_lists_matches_the_table(game: str) -> None:
+    """``_Search._turns`` turns copies of the stock and waste; pushing the turns on the table gives the same."""
+    from engine.solver import _Search
+
+    compared = 0
+    for seed in range(3):
+        for table in playout(find_game(game), seed, 150):
+            search = _Search(table.copy(), Budget(), None, 0.0)
+            moves = table.generate_moves()
+            turn = next((m for m in moves if m.src == "s" or m.dst == "s"), None)
+            if turn is None:
+                continue
+            cards, down = key_parts(table.key())
+            assert search._turns(turn, cards, down) == search._turns_on_table(turn)
+            compared += 1
+    assert compared > 50
 
 
 @pytest.mark.parametrize("game", [game.name for game in GAMES])
