@@ -14,19 +14,10 @@ import math
 import time
 from collections import Counter
 
-from engine.cards import UNKNOWN
 from engine.games import find_game
 from engine.hint import hint, nodes_for_seconds
 from engine.table import Outcome, Stage, Table
-
-
-def camera_view(table: Table) -> Table:
-    """The table as the player sees it: face-down cards unknown."""
-    piles = [
-        [UNKNOWN if k < table.face_down_count(p) else c for k, c in enumerate(table.codes(p))] for p in table.pile_ids
-    ]
-    downs = [table.face_down_count(p) for p in table.pile_ids]
-    return Table(table.game, piles, downs, passes=table.passes, waste_played=table.waste_played)
+from engine.testing import hide_face_down
 
 
 def play(game: str, seed: int, nodes: int, max_moves: int) -> bool:
@@ -39,7 +30,7 @@ def play(game: str, seed: int, nodes: int, max_moves: int) -> bool:
         seen[table.key()] += 1
         if seen[table.key()] >= 3:
             return False
-        advice = hint(camera_view(table), nodes, seed)
+        advice = hint(hide_face_down(table), nodes, seed)
         if advice.move is None:
             return False
         table.push(advice.move)

@@ -6,8 +6,6 @@ video cut short) ends the iteration and says why in ``end_reason``; the caller k
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +15,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from calibration.sources import quiet_capture
 from engine.errors import CadoganError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -34,22 +33,6 @@ class TimedFrame:
     image: npt.NDArray[np.uint8]
 
 
-def _quiet_capture(target: int | str) -> cv2.VideoCapture:
-    """Open a capture without OpenCV's and FFmpeg's own warnings: a failure is reported once, by us."""
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
-            return cv2.VideoCapture(target)
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        cv2.utils.logging.setLogLevel(level)
-
-
 class FrameSource:
     def __init__(self, spec: str) -> None:
         self.spec = spec
@@ -61,7 +44,7 @@ class FrameSource:
         self._webcam = spec.isdigit()
         self.expected_frames = 0
         if self._webcam:
-            self._capture = _quiet_capture(int(spec))
+            self._capture = quiet_capture(int(spec))
             if not self._capture.isOpened():
                 raise SourceError(f"webcam {spec} did not open: is it connected and free? (try --source 1, or a video)")
             self.name = f"webcam {spec}"
@@ -80,7 +63,7 @@ class FrameSource:
             self._files = [path]
             self.fps = 1.0
             return
-        self._capture = _quiet_capture(str(path))
+        self._capture = quiet_capture(str(path))
         if not self._capture.isOpened():
             raise SourceError(f"{spec}: cannot open it as a video (unsupported or damaged file)")
         self.fps = float(self._capture.get(cv2.CAP_PROP_FPS)) or 30.0

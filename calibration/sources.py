@@ -45,13 +45,13 @@ def open_frames(source: str, every: int = 1) -> Iterator[Frame]:
         )
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return _images([path])
-    capture = _quiet_capture(str(path))
+    capture = quiet_capture(str(path))
     if not capture.isOpened():
         raise SourceError(f"{source}: cannot open it as a video")
     return _capture(capture, path.name, every)
 
 
-def _quiet_capture(target: int | str) -> cv2.VideoCapture:
+def quiet_capture(target: int | str) -> cv2.VideoCapture:
     """Open a capture without OpenCV's own warnings on stderr: a failure is reported once, by us."""
     level = cv2.utils.logging.getLogLevel()
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
@@ -69,7 +69,7 @@ def _quiet_capture(target: int | str) -> cv2.VideoCapture:
 
 
 def _open_webcam(index: int) -> cv2.VideoCapture:
-    capture = _quiet_capture(index)
+    capture = quiet_capture(index)
     if not capture.isOpened():
         capture.release()
         raise SourceError(f"webcam {index} did not open: is it connected and not in use by another program?")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from engine.formats import read_table
+from engine.cards import UNKNOWN
+from engine.formats import read_table, table_to_json
 from engine.games import find_game
-from engine.rules import Game
+from engine.rules import Game, Role
+from engine.status import ProblemKind, problems
 from engine.table import Stage, Table
 
 
@@ -38,3 +41,73 @@ def playout(game: Game, seed: int, max_moves: int = 200) -> Iterator[Table]:
         if not moves:
             return
         table.push(rng.choice(moves))
+
+
+def hide_face_down(table: Table) -> Table:
+    """What a camera that counts backs sees: the same table with every face-down card unknown."""
+    piles = [
+        [UNKNOWN if k < table.face_down_count(p) else c for k, c in enumerate(table.codes(p))] for p in table.pile_ids
+    ]
+    downs = [table.face_down_count(p) for p in table.pile_ids]
+    return Table(table.game, piles, downs, passes=table.passes, waste_played=table.waste_played, stage=table.stage)
+
+
+def camera_view(table: Table) -> Table:
+    """What a camera that cannot count backs reads: face-up cards only, and of a squared packet its top."""
+    piles = []
+    for p in table.pile_ids:
+        codes = table.codes(p)[table.face_down_count(p) :]
+        piles.append(list(codes) if table.game.pile(p).role is Role.TABLEAU else list(codes[-1:]))
+    return Table(table.game, piles, [0] * len(piles), passes=table.passes)
+
+
+# ---------------------------------------------------------------------------- faulty layouts: edits of table JSON
+Edit = Callable[[dict[str, Any]], None]
+"""An edit of a table's JSON data, in place: one fault written into a deal."""
+
+
+def deal_json(game: str, seed: int = 3) -> dict[str, Any]:
+    return table_to_json(Table.dealt(find_game(game), seed))
+
+
+def report(data: dict[str, Any]) -> list[tuple[ProblemKind, tuple[str, ...]]]:
+    table, loading = read_table(data)
+    return sorted(((p.kind, p.piles) for p in problems(table, loading)), key=lambda x: (x[0].value, x[1]))
+
+
+def move_card(src: str, dst: str, text: str, *, at: int | None = None) -> Edit:
+    def edit(data: dict[str, Any]) -> None:
+        piles = data["piles"]
+        piles[src].remove(text)
+        if dst.startswith(("f", "w")):
+            text_there = text.upper()
+        elif dst == "s":
+            text_there = text[:-1] + text[-1].lower()
+        else:
+            text_there = text
+        piles[dst].insert(len(piles[dst]) if at is None else at, text_there)
+
+    return edit
+
+
+def set_pile(pile: str, cards: str) -> Edit:
+    def edit(data: dict[str, Any]) -> None:
+        data["piles"][pile] = cards.split()
+
+    return edit
+
+
+def both(*edits: Edit) -> Edit:
+    def edit(data: dict[str, Any]) -> None:
+        for one in edits:
+            one(data)
+
+    return edit
+
+
+def play_stage(data: dict[str, Any]) -> None:
+    data["stage"] = "play"
+
+
+def drop_from_stock(text: str) -> Edit:
+    return lambda d: d["piles"]["s"].remove(text)

@@ -42,3 +42,14 @@ def read_table_arg(path: str) -> tuple[Table, tuple[Problem, ...]]:
     if not Path(path).exists():
         raise CadoganError(f"{path} does not exist")
     return load_table(path)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` -> (1280, 720), for every --size option."""
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise CadoganError(f"--size {text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
+    if not (64 <= width <= 8192 and 64 <= height <= 8192):
+        raise CadoganError(f"--size {text!r}: each side must be between 64 and 8192 pixels")
+    return width, height

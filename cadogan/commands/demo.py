@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from cadogan.commands._common import SubParsers, add_command
+from cadogan.commands._common import SubParsers, add_command, parse_size
 from engine.autoplay import greedy_playout
 from engine.games import find_game
 from engine.status import problems
@@ -54,7 +54,7 @@ def _pipeline(args: argparse.Namespace) -> int:
     from cadogan.watch import watch
     from engine.verify import verify_tables
 
-    width, height = (int(v) for v in args.size.lower().split("x"))
+    width, height = parse_size(args.size)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     reader = vision_reader("klondike")

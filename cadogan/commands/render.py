@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from cadogan.commands._common import parse_size
 from engine.errors import CadoganError
 
 DESCRIPTION = (
@@ -51,16 +52,6 @@ def _writable(path: str) -> None:
         raise CadoganError(f"cannot write {path}: permission denied")
 
 
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise CadoganError(f"--size {text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
-    if not (64 <= w <= 8192 and 64 <= h <= 8192):
-        raise CadoganError(f"--size {text!r}: each side must be between 64 and 8192 pixels")
-    return w, h
-
-
 def run(args: argparse.Namespace) -> int:
     import cv2  # imported here so that `cadogan --help` works without OpenCV
 
@@ -68,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.synth.tablefile import load_piles
 
     deck = find_deck(args.deck)
-    size = _size(args.size)
+    size = parse_size(args.size)
     _writable(args.output)
     if args.truth:
         _writable(args.truth)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cadogan.commands._common import SubParsers, add_command
+from cadogan.commands._common import SubParsers, add_command, parse_size
 from engine.autoplay import greedy_playout
 from engine.errors import CadoganError
 from engine.formats import table_to_json
@@ -36,14 +36,6 @@ def add_parser(sub: SubParsers) -> None:
     parser.add_argument("--max-moves", type=int, default=40, help="stop after this many moves (default 40)")
     parser.add_argument("--fps", type=float, default=15.0, help="frames per second (default 15)")
     parser.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        width, height = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise CadoganError(f"--size {text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
-    return width, height
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         str(output),
         deck=args.deck,
         seed=args.seed,
-        size=_size(args.size),
+        size=parse_size(args.size),
         fps=args.fps,
         hold_s=hold_s,
         move_s=move_s,

@@ -10,20 +10,11 @@ import pytest
 from cadogan.session import SessionLog, SessionLogError, read_session
 from cadogan.tracker import EventKind, Tracker
 from engine.autoplay import greedy_playout
-from engine.cards import UNKNOWN
 from engine.games import find_game
 from engine.moves import Move
 from engine.table import Stage, Table
-from engine.testing import make_table
+from engine.testing import camera_view, hide_face_down, make_table
 from engine.verify import verify_tables
-
-
-def seen(table: Table) -> Table:
-    """What the camera reads: face-down cards unknown."""
-    piles = [
-        [UNKNOWN if k < table.face_down_count(p) else c for k, c in enumerate(table.codes(p))] for p in table.pile_ids
-    ]
-    return Table(table.game, piles, [table.face_down_count(p) for p in table.pile_ids], passes=table.passes)
 
 
 def feed(tracker: Tracker, frames: list[Table | None], confidence: float = 0.95) -> list[tuple[EventKind, str]]:
@@ -35,12 +26,12 @@ def feed(tracker: Tracker, frames: list[Table | None], confidence: float = 0.95)
 
 def test_a_legal_game_is_followed_move_by_move_without_alarms() -> None:
     table = Table.dealt(find_game("klondike"), 2)
-    frames: list[Table | None] = [seen(table)] * 6
+    frames: list[Table | None] = [hide_face_down(table)] * 6
     played = []
     for move in greedy_playout(table, max_moves=40):
         played.append(str(move))
         frames += [None] * 4  # a hand over the cards while moving
-        frames += [seen(table)] * 6
+        frames += [hide_face_down(table)] * 6
     events = feed(Tracker(), frames)
     kinds = [k for k, _ in events]
     assert EventKind.ILLEGAL not in kinds
@@ -97,9 +88,9 @@ def test_session_log_round_trips_and_verifies(tmp_path: Path) -> None:
     table.stage = Stage.PLAY
     path = tmp_path / "session.jsonl"
     with SessionLog(path, "canfield", "test") as log:
-        log.table(0.0, seen(table), 0.99)
+        log.table(0.0, hide_face_down(table), 0.99)
         for n, _ in enumerate(greedy_playout(table, max_moves=30), start=1):
-            log.table(float(n), seen(table), 0.99)
+            log.table(float(n), hide_face_down(table), 0.99)
     record = read_session(path)
     assert record.game == "canfield"
     assert len(record.tables) == 31
@@ -138,7 +129,7 @@ def _log_game(path: Path, illegal_after: int | None = None) -> None:
     table = Table.dealt(find_game("klondike"), 2)
     table.stage = Stage.PLAY
     with SessionLog(path, "klondike", "test") as log:
-        log.table(0.0, seen(table), 0.99)
+        log.table(0.0, hide_face_down(table), 0.99)
         for n, _ in enumerate(greedy_playout(table, max_moves=25), start=1):
             if n == illegal_after:
                 # Put a column's top card onto another column against the rules, and log what that looks like.
@@ -146,11 +137,11 @@ def _log_game(path: Path, illegal_after: int | None = None) -> None:
                 move = next(
                     Move(a, b) for a in tops for b in tops if a != b and Move(a, b) not in table.generate_moves()
                 )
-                log.table(float(n), seen(table), 0.99)
+                log.table(float(n), hide_face_down(table), 0.99)
                 table.push(move)
-                log.table(n + 0.5, seen(table), 0.99)
+                log.table(n + 0.5, hide_face_down(table), 0.99)
                 return
-            log.table(float(n), seen(table), 0.99)
+            log.table(float(n), hide_face_down(table), 0.99)
 
 
 def test_verify_command_on_a_legal_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -182,15 +173,6 @@ def test_verify_command_bad_input_is_exit_2(tmp_path: Path, name: str, capsys: p
 
     assert main(["verify", str(tmp_path / name)]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
-
-
-def camera_view(table: Table) -> Table:
-    """Face-up cards only; of a squared packet, its top card."""
-    piles = []
-    for p in table.pile_ids:
-        codes = table.codes(p)[table.face_down_count(p) :]
-        piles.append(list(codes) if table.game.pile(p).role.value == "tableau" else list(codes[-1:]))
-    return Table(table.game, piles, [0] * len(piles))
 
 
 @pytest.mark.parametrize(("game", "seed"), [("klondike", 2), ("canfield", 39)])

@@ -6,21 +6,18 @@ Each test is named after the sentence of the chapter it checks (chapters/general
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
-from engine.formats import read_table, table_to_json
+from engine.formats import table_to_json
 from engine.games import find_game
 from engine.moves import Move
-from engine.status import ProblemKind, problems
+from engine.status import ProblemKind
 from engine.table import Outcome, Table
-from engine.testing import make_table
+from engine.testing import Edit, both, drop_from_stock, make_table, play_stage, report, set_pile
 
 GAME = "general-sedgewick"
 K = ProblemKind
-Edit = Callable[[dict[str, Any]], None]
 
 
 def legal(table: Table) -> set[str]:
@@ -106,9 +103,7 @@ def test_sedgewick_play_the_non_suitable_cards_form_the_talon() -> None:
 
 
 def test_sedgewick_play_there_is_no_re_deal() -> None:
-    table = make_table(
-        GAME, {"f1": "5H", "t1": "9C", "t2": "9D", "t3": "9S", "t4": "9H", "t5": "2C", "w": "2D 4S"}
-    )
+    table = make_table(GAME, {"f1": "5H", "t1": "9C", "t2": "9D", "t3": "9S", "t4": "9H", "t5": "2C", "w": "2D 4S"})
     assert not any(m.startswith("w:") and m.endswith(">s") for m in legal(table))
     assert table.outcome() is Outcome.BLOCKED
 
@@ -143,32 +138,6 @@ def test_sedgewick_is_listed_with_its_source() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ faulty layouts
-def report(data: dict[str, Any]) -> list[tuple[ProblemKind, tuple[str, ...]]]:
-    table, loading = read_table(data)
-    return sorted(((p.kind, p.piles) for p in problems(table, loading)), key=lambda x: (x[0].value, x[1]))
-
-
-def set_pile(pile: str, cards: str) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        data["piles"][pile] = cards.split()
-
-    return edit
-
-
-def both(*edits: Edit) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        for one in edits:
-            one(data)
-
-    return edit
-
-
-def play_stage(data: dict[str, Any]) -> None:
-    data["stage"] = "play"
-
-
-def drop_from_stock(text: str) -> Edit:
-    return lambda d: d["piles"]["s"].remove(text)
 
 
 # Deal 3: cross t1 3H t2 QD t3 9D t4 9S t5 JH, upper-left corner KD, pack of 46 ending ... Qc 2c 5d (top last).

@@ -6,22 +6,20 @@ Each test is named after the rule or sentence it checks (chapters/the-great-thir
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from engine.cards import RANK_OF, full_deck, parse_code
-from engine.formats import read_table, table_from_json, table_to_json
+from engine.formats import table_from_json, table_to_json
 from engine.games import find_game
 from engine.games.great_thirteen import GROUND, wanted, won
-from engine.status import ProblemKind, problems
+from engine.status import ProblemKind
 from engine.table import Outcome, Stage, Table
-from engine.testing import make_table
+from engine.testing import Edit, both, make_table, play_stage, report, set_pile
 
 GAME = "the-great-thirteen"
 K = ProblemKind
-Edit = Callable[[dict[str, Any]], None]
 
 
 def legal(table: Table) -> set[str]:
@@ -339,28 +337,6 @@ def test_great_thirteen_a_dealt_game_plays_to_an_end() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ faulty layouts
-def report(data: dict[str, Any]) -> list[tuple[ProblemKind, tuple[str, ...]]]:
-    table, loading = read_table(data)
-    return sorted(((p.kind, p.piles) for p in problems(table, loading)), key=lambda x: (x[0].value, x[1]))
-
-
-def set_pile(pile: str, cards: str) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        data["piles"][pile] = cards.split()
-
-    return edit
-
-
-def both(*edits: Edit) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        for one in edits:
-            one(data)
-
-    return edit
-
-
-def play_stage(data: dict[str, Any]) -> None:
-    data["stage"] = "play"
 
 
 def take(*cards: str) -> Edit:

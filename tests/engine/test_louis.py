@@ -6,21 +6,18 @@ Each test is named after the rule or sentence it checks (chapters/louis.txt).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from engine.cards import parse_code
-from engine.formats import read_table, table_to_json
+from engine.formats import table_to_json
 from engine.games import find_game
-from engine.status import ProblemKind, problems
+from engine.status import ProblemKind
 from engine.table import Outcome, Table
-from engine.testing import make_table
+from engine.testing import Edit, both, drop_from_stock, make_table, play_stage, report, set_pile
 
 GAME = "louis"
 K = ProblemKind
-Edit = Callable[[dict[str, Any]], None]
 BASES = {"f1": "AS", "f2": "AH", "f3": "AD", "f4": "AC", "f5": "KS", "f6": "KH", "f7": "KD", "f8": "KC"}
 
 
@@ -155,32 +152,6 @@ def test_louis_is_listed_with_its_source() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ faulty layouts
-def report(data: dict[str, Any]) -> list[tuple[ProblemKind, tuple[str, ...]]]:
-    table, loading = read_table(data)
-    return sorted(((p.kind, p.piles) for p in problems(table, loading)), key=lambda x: (x[0].value, x[1]))
-
-
-def set_pile(pile: str, cards: str) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        data["piles"][pile] = cards.split()
-
-    return edit
-
-
-def both(*edits: Edit) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        for one in edits:
-            one(data)
-
-    return edit
-
-
-def play_stage(data: dict[str, Any]) -> None:
-    data["stage"] = "play"
-
-
-def drop_from_stock(text: str) -> Edit:
-    return lambda d: d["piles"]["s"].remove(text)
 
 
 # Deal 3: foundations AS AH AD AC KS KH KD KC, alphabet empty, pack of 96 ending ... 5h Jh 5d (top last).

@@ -4,64 +4,18 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.formats import read_table, table_to_json
-from engine.games import find_game
 from engine.rules import Game
 from engine.status import ProblemKind, problems
 from engine.table import Table
+from engine.testing import Edit, both, deal_json, move_card, play_stage, report, set_pile
 
 K = ProblemKind
-Edit = Callable[[dict[str, Any]], None]
-
-
-def deal_json(game: str, seed: int = 3) -> dict[str, Any]:
-    return table_to_json(Table.dealt(find_game(game), seed))
-
-
-def report(data: dict[str, Any]) -> list[tuple[ProblemKind, tuple[str, ...]]]:
-    table, loading = read_table(data)
-    return sorted(((p.kind, p.piles) for p in problems(table, loading)), key=lambda x: (x[0].value, x[1]))
-
-
-def move_card(src: str, dst: str, text: str, *, at: int | None = None) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        piles = data["piles"]
-        piles[src].remove(text)
-        if dst.startswith(("f", "w")):
-            text_there = text.upper()
-        elif dst == "s":
-            text_there = text[:-1] + text[-1].lower()
-        else:
-            text_there = text
-        piles[dst].insert(len(piles[dst]) if at is None else at, text_there)
-
-    return edit
-
-
-def set_pile(pile: str, cards: str) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        data["piles"][pile] = cards.split()
-
-    return edit
-
-
-def both(*edits: Edit) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        for one in edits:
-            one(data)
-
-    return edit
-
-
-def play_stage(data: dict[str, Any]) -> None:
-    data["stage"] = "play"
 
 
 # Klondike deal 3: t1 3H | t2 Qd 2C | t3 9d Qc 4H | t4 9s 5s 10d JC | t5 Jh 8c 2h Kh 8H |

@@ -6,20 +6,17 @@ Each test is named after the rule or sentence it checks (chapters/sly.txt).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
-from engine.formats import read_table, table_from_json, table_to_json
+from engine.formats import table_from_json, table_to_json
 from engine.games import find_game
-from engine.status import ProblemKind, problems
+from engine.status import ProblemKind
 from engine.table import Outcome, Table
-from engine.testing import make_table
+from engine.testing import Edit, both, drop_from_stock, make_table, play_stage, report, set_pile
 
 GAME = "sly"
 K = ProblemKind
-Edit = Callable[[dict[str, Any]], None]
 
 # A promenade with no vacancy and nothing playable: twenty nines and tens.
 FULL = {f"p{n}": ("9" if n % 2 else "10") + "SHDC"[n % 4] for n in range(1, 21)}
@@ -148,32 +145,6 @@ def test_sly_is_listed_with_its_source() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ faulty layouts
-def report(data: dict[str, Any]) -> list[tuple[ProblemKind, tuple[str, ...]]]:
-    table, loading = read_table(data)
-    return sorted(((p.kind, p.piles) for p in problems(table, loading)), key=lambda x: (x[0].value, x[1]))
-
-
-def set_pile(pile: str, cards: str) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        data["piles"][pile] = cards.split()
-
-    return edit
-
-
-def both(*edits: Edit) -> Edit:
-    def edit(data: dict[str, Any]) -> None:
-        for one in edits:
-            one(data)
-
-    return edit
-
-
-def play_stage(data: dict[str, Any]) -> None:
-    data["stage"] = "play"
-
-
-def drop_from_stock(text: str) -> Edit:
-    return lambda d: d["piles"]["s"].remove(text)
 
 
 # Deal 3: promenade 5D JH 5H 4H 9C KH 9S 3D 10H 9S 8C 2S 7C 8D 6H 4D QH AC JC QD, pack of 84 ending ... Qc 9d.

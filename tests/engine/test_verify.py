@@ -11,18 +11,8 @@ from engine.cards import UNKNOWN
 from engine.games import find_game
 from engine.moves import Move
 from engine.table import Stage, Table
-from engine.testing import make_table
+from engine.testing import camera_view, hide_face_down, make_table
 from engine.verify import explain, verify_tables, why_illegal
-
-
-def hide_face_down(table: Table) -> Table:
-    """What a camera sees: face-down cards unknown."""
-    piles = [
-        [UNKNOWN if k < table.face_down_count(p) else c for k, c in enumerate(table.codes(p))] for p in table.pile_ids
-    ]
-    return Table(
-        table.game, piles, [table.face_down_count(p) for p in table.pile_ids], passes=table.passes, stage=table.stage
-    )
 
 
 def after(table: Table, *moves: str) -> Table:
@@ -127,16 +117,6 @@ def test_an_injected_illegal_move_is_flagged_at_its_step() -> None:
     last = report.steps[-1].explanation
     assert last is not None
     assert last.legal
-
-
-def camera_view(table: Table) -> Table:
-    """What a camera that cannot count backs reads: face-up cards only; of a squared packet, its top."""
-    piles = []
-    for p in table.pile_ids:
-        codes = table.codes(p)[table.face_down_count(p) :]
-        role = table.game.pile(p).role.value
-        piles.append(list(codes) if role == "tableau" else list(codes[-1:]))
-    return Table(table.game, piles, [0] * len(piles), passes=table.passes)
 
 
 @pytest.mark.parametrize(("game", "seed"), [("klondike", 2), ("canfield", 39)])
