@@ -35,8 +35,10 @@ DET_W, DET_H = 640, 360  # detector input: 1/3 of a 1920 x 1080 webcam frame
 CROP = 64  # stored crop side; the index's longer side maps to CROP_INDEX px, leaving room for jitter
 CROP_INDEX = 32
 BACKGROUND = len(NAMES)  # the classifier's extra class: "this is not a corner index"
-GAMES = ("klondike", "klondike", "canfield", "fortunes_wheel")
-VISIBLE, IGNORE = 0.25, 0.6  # hidden fraction: below VISIBLE a positive; above IGNORE a negative
+GAMES = ("klondike", "klondike", "canfield", "fortunes_wheel", "spread")
+VISIBLE, IGNORE = 0.25, 0.6  # hidden fraction: below VISIBLE a positive; above IGNORE the detector's background
+HIDDEN_NEGATIVE = 0.85  # an index this covered is a classifier negative (less covered ones stay readable)
+CLOSE_UP, FREE_ROLL = 0.3, 0.25  # cameras near the cards and turned any way (real photos are)
 
 
 def index_boxes(truth: SceneTruth) -> list[tuple[str, float, float, float, float, float]]:
@@ -88,7 +90,8 @@ def _shard(args: tuple[str, int, int, int]) -> str:
     for _k in range(scenes):
         game = rng.choice(GAMES)
         scene_seed = rng.randrange(1 << 30)
-        opts = RenderOptions(max_tilt=45.0, hand_probability=0.4, effects=rng.choice((1.0, 1.0, 1.0, 0.5)))
+        opts = RenderOptions(max_tilt=45.0, hand_probability=0.4, effects=rng.choice((1.0, 1.0, 1.0, 0.5)),
+                             close_up=CLOSE_UP, free_roll=FREE_ROLL)
         image, truth = render_scene(game, random_position(game, scene_seed), deck=rng.choice(decks),
                                     seed=scene_seed, options=opts)
         h, w = image.shape[:2]
@@ -105,7 +108,7 @@ def _shard(args: tuple[str, int, int, int]) -> str:
                 sides.append(side)
                 crops.append(square_crop(image, (x0 + x1) / 2, (y0 + y1) / 2, side * CROP / CROP_INDEX, CROP))
                 labels.append(class_of(card))
-            elif hidden > IGNORE and side > 4 and rng.random() < 0.3:
+            elif hidden > HIDDEN_NEGATIVE and side > 4 and rng.random() < 0.3:
                 crops.append(square_crop(image, (x0 + x1) / 2, (y0 + y1) / 2, side * CROP / CROP_INDEX, CROP))
                 labels.append(BACKGROUND)
         boxes.append(np.array(rows, np.float32).reshape(-1, 6))
@@ -135,9 +138,14 @@ def generate(out_dir: str, scenes: int, *, per_shard: int = 50, seed: int = 0, w
             print(msg, flush=True)
 
 
+def _finished_shards(out_dirs: str) -> list[Path]:
+    """Finished shards of one cache folder or of several, comma-separated."""
+    return [det for d in out_dirs.split(",") for det in sorted(Path(d).glob("det-[0-9][0-9][0-9][0-9].npz"))]
+
+
 def load_classifier_data(out_dir: str) -> tuple[U8, npt.NDArray[np.int64]]:
     crops, labels = [], []
-    for det in sorted(Path(out_dir).glob("det-[0-9][0-9][0-9][0-9].npz")):
+    for det in _finished_shards(out_dir):
         cls = det.with_name(det.name.replace("det-", "cls-"))
         with np.load(cls) as z:
             crops.append(z["crops"])
@@ -150,7 +158,7 @@ def load_classifier_data(out_dir: str) -> tuple[U8, npt.NDArray[np.int64]]:
 def load_detector_data(out_dir: str) -> list[tuple[U8, npt.NDArray[np.float32]]]:
     """(image 360 x 640 BGR, boxes (n, 6): x0 y0 x1 y1 hidden class) for every cached scene."""
     out: list[tuple[U8, Any]] = []
-    for det in sorted(Path(out_dir).glob("det-[0-9][0-9][0-9][0-9].npz")):
+    for det in _finished_shards(out_dir):
         with np.load(det) as z:
             jpeg, offsets, boxes, counts = z["jpeg"], z["offsets"], z["boxes"], z["counts"]
         for i in range(len(offsets) - 1):

@@ -61,15 +61,31 @@ class Classifier(nn.Module):
         )
         self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(128 * 4, 13 + 4 + 1))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = (x - 128.0) / 64.0
-        f = self.body(x)
+    def embed(self, x: torch.Tensor) -> torch.Tensor:
+        """The pooled features the head reads (512): deck enrolment compares crops by these."""
+        f = self.body((x - 128.0) / 64.0)
         # 2 x 2 pooled grid, not a global mean: where the rank sits relative to the suit tells 6 from 9
-        f = F.avg_pool2d(f, 3, 2).flatten(1)  # 5 x 5 -> 2 x 2, overlapping (exports to ONNX as is)
-        h = self.head(f)
+        return F.avg_pool2d(f, 3, 2).flatten(1)  # 5 x 5 -> 2 x 2, overlapping (exports to ONNX as is)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.head(self.embed(x))
         rank, suit, other = h[:, :13], h[:, 13:17], h[:, 17:]
         cards = (suit[:, :, None] + rank[:, None, :]).flatten(1)
         return torch.cat([cards, other], 1)
+
+
+class _WithEmbedding(nn.Module):
+    """Export wrapper: the classifier's logits ("out") and its embedding ("embedding") from one pass."""
+
+    def __init__(self, model: Classifier) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        e = self.model.embed(x)
+        h = self.model.head(e)
+        rank, suit, other = h[:, :13], h[:, 13:17], h[:, 17:]
+        return torch.cat([(suit[:, :, None] + rank[:, None, :]).flatten(1), other], 1), e
 
 
 class Detector(nn.Module):
@@ -192,7 +208,8 @@ def train_classifier(
                 f"{time.time() - t0:.0f} s")
             hits = seen = 0
     model.eval()
-    _export(model, torch.zeros(1, 3, CLS_IN, CLS_IN), out / "index_cls.onnx", {0: "n"})
+    _export(_WithEmbedding(model), torch.zeros(1, 3, CLS_IN, CLS_IN), out / "index_cls.onnx", {0: "n"},
+            ["out", "embedding"])
 
 
 # ---------------------------------------------------------------- detector
@@ -306,19 +323,22 @@ def train_detector(
     _export(model, torch.zeros(1, 3, 368, 640), out / "index_det.onnx", {0: "n", 2: "h", 3: "w"})
 
 
-def _export(model: nn.Module, example: torch.Tensor, path: Path, axes: dict[int, str]) -> None:
+def _export(
+    model: nn.Module, example: torch.Tensor, path: Path, axes: dict[int, str], outputs: list[str] | None = None
+) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")
+    names = outputs or ["out"]
     torch.onnx.export(
-        model, (example,), str(tmp), input_names=["image"], output_names=["out"],
-        dynamic_axes={"image": axes}, opset_version=17, dynamo=False,
+        model, (example,), str(tmp), input_names=["image"], output_names=names,
+        dynamic_axes={"image": axes, **{n: {0: "n"} for n in names[1:]}}, opset_version=17, dynamo=False,
     )
     tmp.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default="models/cache/data")
+    ap.add_argument("--data", default="models/cache/data", help="cache folder(s), comma-separated")
     ap.add_argument("--out", default="models")
     ap.add_argument("--cls-steps", type=int, default=3000)
     ap.add_argument("--det-steps", type=int, default=3000)

@@ -42,6 +42,15 @@ class OnnxModel:
             raise ModelError(f"model {self.path.name} failed to run: {str(error).splitlines()[0]}") from error
         return np.asarray(out[0], np.float32)
 
+    def run_all(self, x: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
+        """Every output of the model by name (the classifier also gives its ``embedding``)."""
+        try:
+            out = self.session.run(None, {self.input_name: np.ascontiguousarray(x, np.float32)})
+        except Exception as error:  # onnxruntime raises its own untyped errors
+            raise ModelError(f"model {self.path.name} failed to run: {str(error).splitlines()[0]}") from error
+        names = [o.name for o in self.session.get_outputs()]
+        return {n: np.asarray(v, np.float32) for n, v in zip(names, out, strict=True)}
+
 
 def load_model(path: str | Path, *, threads: int = 0) -> OnnxModel:
     """An onnxruntime session on the CPU; ``threads`` 0 lets onnxruntime choose."""

@@ -37,3 +37,15 @@ def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
     assert cls(np.zeros((3, 3, 40, 40), np.float32)).shape == (3, 53)
     det = load_model(out / "index_det.onnx")
     assert det(np.zeros((1, 3, 368, 640), np.float32)).shape == (1, 5, 92, 160)
+    both = cls.run_all(np.zeros((3, 3, 40, 40), np.float32))
+    assert set(both) == {"out", "embedding"}  # deck enrolment reads the embedding
+    assert both["embedding"].shape == (3, 512)
+
+
+def test_shipped_classifier_gives_its_embedding() -> None:
+    from vision.model import CLASSIFIER, load_model, models_dir
+
+    out = load_model(models_dir() / CLASSIFIER).run_all(np.full((2, 3, 40, 40), 128.0, np.float32))
+    assert out["out"].shape == (2, 53)
+    assert out["embedding"].shape == (2, 512)
+    assert np.isfinite(out["embedding"]).all()

@@ -69,8 +69,16 @@ def sample_camera(
     bbox: tuple[float, float, float, float],
     size: tuple[int, int],
     max_tilt: float = 45.0,
+    close_up: float = 0.0,
+    free_roll: float = 0.0,
 ) -> Camera:
-    """A camera from straight above to ``max_tilt`` degrees, 0.4-1.2 m away, framing the layout ``bbox``."""
+    """A camera from straight above to ``max_tilt`` degrees, 0.4-1.2 m away, framing the layout ``bbox``.
+
+    With probability ``close_up`` the camera comes closer (down to 0.25 m) and frames only part of the layout,
+    as a phone held over a few cards does; with probability ``free_roll`` it is turned any way about its axis
+    (a webcam clipped on at an angle, a layout dealt sideways). Both draw from ``rng`` only when non-zero, so
+    the default cameras are unchanged.
+    """
     w, h = size
     x0, y0, x1, y1 = bbox
     target = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
@@ -80,6 +88,13 @@ def sample_camera(
     hfov = math.radians(rng.uniform(55, 82))
     f = w / 2 / math.tan(hfov / 2)
     fill = rng.uniform(0.72, 0.95)
+    near = 400.0
+    if close_up > 0 and rng.random() < close_up:
+        fill = float(rng.uniform(1.2, 3.5))  # the layout overflows the frame: only some cards are seen
+        near = 250.0
+        target = np.array([rng.uniform(x0, x1), rng.uniform(y0, y1), 0.0])
+    if free_roll > 0 and rng.random() < free_roll:
+        roll = float(rng.uniform(-180.0, 180.0))
     corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
     dist = 700.0
     for _ in range(3):  # framing: move the camera until the layout fills ``fill`` of the frame
@@ -87,7 +102,7 @@ def sample_camera(
         cam = Camera(size, (f, f, w / 2, h / 2), (0, 0, 0, 0, 0), tuple(rvec), tuple(tvec))
         p = cam.project(corners)
         ext = max((p[:, 0].max() - p[:, 0].min()) / w, (p[:, 1].max() - p[:, 1].min()) / h)
-        dist = float(np.clip(dist * ext / fill, 400.0, 1200.0))
+        dist = float(np.clip(dist * ext / fill, near, 1200.0))
     rvec, tvec = look_at(target, tilt, dist, yaw, roll)
     k1 = float(rng.uniform(-0.18, 0.05))  # webcams: mild barrel distortion, sometimes mild pincushion
     lens = (

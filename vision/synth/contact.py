@@ -21,7 +21,8 @@ from vision.synth.scene import render_scene
 
 
 def random_position(game: str, seed: int) -> Piles:
-    """A mid-game position of ``game`` (klondike, canfield, or any other name: a generic spread of piles)."""
+    """A mid-game position of ``game`` (klondike, canfield, "spread": cards laid apart, or any other name: a
+    generic spread of piles)."""
     r = random.Random(seed)
     found = {s: r.randint(0, 5) for s in SUITS}
     piles: Piles = {}
@@ -35,6 +36,11 @@ def random_position(game: str, seed: int) -> Piles:
         del rest[:n]
         return out
 
+    if game == "spread":  # cards laid apart, a few face down (some of a deck; all 52 a quarter of the time)
+        cards = [rk + s for s in SUITS for rk in RANKS]
+        r.shuffle(cards)
+        n = 52 if r.random() < 0.25 else r.randint(8, 40)
+        return {f"p{k}": [(c, r.random() > 0.08)] for k, c in enumerate(cards[:n], 1)}
     if game.startswith("klondike"):
         for col in range(1, 8):
             down = max(0, col - 1 - r.randint(0, 2))

@@ -48,7 +48,7 @@ def pile_role(pile: str) -> tuple[str, int]:
 class _Slot:
     col: float
     row: float
-    style: str  # "square", "fan_down", "fan_right"
+    style: str  # "square", "fan_down", "fan_right", "loose" (cards apart, any angle)
 
 
 def _slots(game: str, piles: Piles) -> dict[str, _Slot]:
@@ -63,6 +63,9 @@ def _slots(game: str, piles: Piles) -> dict[str, _Slot]:
         out = {"s": _Slot(0, 0, "square"), "w": _Slot(1, 0, "fan_right"), "r": _Slot(0, 1, "square")}
         out.update({f"f{i}": _Slot(1.5 + i, 0, "square") for i in range(1, 5)})
         out.update({f"t{i}": _Slot(1.5 + i, 1, "fan_down") for i in range(1, 5)})
+    elif base == "spread":  # every card apart (a deck shown to the camera, a photo for enrolment)
+        cols = max(4, min(13, math.ceil(math.sqrt(len(ids) * 1.6))))
+        out = {p: _Slot(i % cols, i // cols, "loose") for i, p in enumerate(ids)}
     rest = [p for p in ids if p not in out]
     if rest:
         out.update(_fallback(rest, start_row=max((s.row for s in out.values()), default=-1) + 1))
@@ -115,6 +118,7 @@ def place(game: str, piles: Piles, seed: int) -> list[Placed]:
         for s in slots.values()
         if s.style == "fan_down"
     }
+    turned = rng.random() < 0.5  # a spread laid down carelessly: cards turned any way
     placed: list[Placed] = []
     for pile, slot in slots.items():
         rng = np.random.default_rng([seed, 12, zlib.crc32(pile.encode())])
@@ -122,6 +126,10 @@ def place(game: str, piles: Piles, seed: int) -> list[Placed]:
         px = slot.col * (CARD_W_MM + gap_x) + rng.normal(0, 2.5 * mess) + CARD_W_MM / 2
         py = slot.row * pitch_y + extra + rng.normal(0, 2.5 * mess) + CARD_H_MM / 2
         pa = rng.normal(0, 2.0 * mess)
+        if slot.style == "loose":
+            px += slot.col * 18.0 + rng.normal(0, 4.0 * mess)  # room to turn: cards apart, not in piles
+            py += rng.normal(0, 4.0 * mess)
+            pa = float(rng.uniform(-180.0, 180.0)) if turned else rng.normal(0, 6.0 * mess)
         cards = piles[pile]
         fan_dir = math.radians(pa)
         x, y = px, py

@@ -39,6 +39,8 @@ class RenderOptions:
     table: str | None = None  # one of background.KINDS; None: drawn at random
     clutter: bool = True
     effects: float = 1.0  # strength of light and camera effects; 0 gives a clean, sharp image
+    close_up: float = 0.0  # chance of a close camera framing part of the layout (training data)
+    free_roll: float = 0.0  # chance of a camera turned any angle about its axis (training data)
 
 
 _SHADES = (0.9, 0.94, 0.98, 1.02)  # paper catching the light a little differently, card to card
@@ -192,7 +194,9 @@ class Shot:
             float(allpts[:, 0].max()),
             float(allpts[:, 1].max()),
         )
-        cam = sample_camera(np.random.default_rng([seed, 2]), bbox, size, options.max_tilt)
+        cam = sample_camera(
+            np.random.default_rng([seed, 2]), bbox, size, options.max_tilt, options.close_up, options.free_roll
+        )
         return Shot(deck, seed, cam, bbox, options)
 
 
