@@ -53,6 +53,40 @@ def index_boxes(truth: SceneTruth) -> list[tuple[str, float, float, float, float
     return out
 
 
+BACK = BACKGROUND  # class of a face-down card's visible top strip in the detector's boxes
+BACK_STRIP = 0.14  # the strip's depth as a share of the card's height: what a cascade shows of a back
+
+
+def back_strips(truth: SceneTruth, size: tuple[int, int]) -> list[tuple[float, float, float, float, float]]:
+    """(x0, y0, x1, y1, hidden) in image pixels of the top strip of every face-down card: in a cascade that
+    strip is all one sees of a back, so counting strips counts the face-down cards. ``hidden`` is the share
+    of the strip covered by cards drawn later (``truth.cards`` is in draw order)."""
+    w, h = size
+    out = []
+    quads = [np.array(c.image, np.float64) for c in truth.cards]
+    for k, c in enumerate(truth.cards):
+        if c.face_up or c.hidden > 0.98:
+            continue
+        q = quads[k]
+        strip = np.array([q[0], q[1], q[1] + (q[2] - q[1]) * BACK_STRIP, q[0] + (q[3] - q[0]) * BACK_STRIP])
+        x0, y0 = np.floor(strip.min(0)).astype(int) - 1
+        x1, y1 = np.ceil(strip.max(0)).astype(int) + 1
+        if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(strip - (x0, y0)).astype(np.int32)], 1)
+        area = int(mask.sum())
+        if area == 0:
+            continue
+        for later in quads[k + 1 :]:
+            if later[:, 0].max() < x0 or later[:, 0].min() > x1 or later[:, 1].max() < y0 or later[:, 1].min() > y1:
+                continue
+            cv2.fillPoly(mask, [np.round(later - (x0, y0)).astype(np.int32)], 0)
+        hidden = 1.0 - float(mask.sum()) / area
+        out.append((*strip.min(0), *strip.max(0), hidden))
+    return out
+
+
 def _negatives(image: U8, truth: SceneTruth, rng: random.Random, n: int, side: float) -> list[U8]:
     """Crops of things that are not a readable index: card faces (pips!), backs, table, clutter, hands."""
     h, w = image.shape[:2]
@@ -111,6 +145,8 @@ def _shard(args: tuple[str, int, int, int]) -> str:
             elif hidden > HIDDEN_NEGATIVE and side > 4 and rng.random() < 0.3:
                 crops.append(square_crop(image, (x0 + x1) / 2, (y0 + y1) / 2, side * CROP / CROP_INDEX, CROP))
                 labels.append(BACKGROUND)
+        for x0, y0, x1, y1, hidden in back_strips(truth, (w, h)):
+            rows.append((x0 * sx, y0 * sy, x1 * sx, y1 * sy, hidden, BACK))
         boxes.append(np.array(rows, np.float32).reshape(-1, 6))
         side = float(np.median(sides)) if sides else 0.05 * h
         for neg in _negatives(image, truth, rng, 12, side):
@@ -121,7 +157,8 @@ def _shard(args: tuple[str, int, int, int]) -> str:
     cls_path = Path(out_dir) / f"cls-{shard:04d}.npz"
     np.savez(cls_path, crops=np.stack(crops), labels=np.array(labels, np.int16))
     tmp = Path(out_dir) / f"det-{shard:04d}.tmp.npz"
-    np.savez(tmp, jpeg=np.concatenate(jpegs), offsets=offsets, boxes=np.concatenate(boxes), counts=counts)
+    np.savez(tmp, jpeg=np.concatenate(jpegs), offsets=offsets, boxes=np.concatenate(boxes), counts=counts,
+             backs=np.array(True))
     tmp.rename(det_path)  # the det file last: its presence marks a finished shard
     return f"shard {shard}: {scenes} scenes, {len(labels)} crops, {time.time() - t0:.0f} s"
 
@@ -155,15 +192,18 @@ def load_classifier_data(out_dir: str) -> tuple[U8, npt.NDArray[np.int64]]:
     return np.concatenate(crops), np.concatenate(labels)
 
 
-def load_detector_data(out_dir: str) -> list[tuple[U8, npt.NDArray[np.float32]]]:
-    """(image 360 x 640 BGR, boxes (n, 6): x0 y0 x1 y1 hidden class) for every cached scene."""
-    out: list[tuple[U8, Any]] = []
+def load_detector_data(out_dir: str) -> list[tuple[U8, npt.NDArray[np.float32], bool]]:
+    """(image 360 x 640 BGR, boxes (n, 6): x0 y0 x1 y1 hidden class, whether face-down strips are labelled)
+    for every cached scene; class BACK is a face-down card's top strip (shards made before backs were
+    labelled say False: they teach nothing about backs)."""
+    out: list[tuple[U8, Any, bool]] = []
     for det in _finished_shards(out_dir):
         with np.load(det) as z:
             jpeg, offsets, boxes, counts = z["jpeg"], z["offsets"], z["boxes"], z["counts"]
+            backs = bool(z["backs"]) if "backs" in z.files else False
         for i in range(len(offsets) - 1):
             img = cv2.imdecode(jpeg[offsets[i] : offsets[i + 1]], cv2.IMREAD_COLOR)
-            out.append((img, boxes[counts[i] : counts[i + 1]]))
+            out.append((img, boxes[counts[i] : counts[i + 1]], backs))
     return out
 
 

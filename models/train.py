@@ -6,7 +6,8 @@
 - ``index_cls.onnx``: a square crop around one corner index (any rotation), 40 x 40 BGR uint8 in NCHW float
   0..255 -> 53 logits: the 52 cards in ``vision.cards.NAMES`` order, then "not an index".
 - ``index_det.onnx``: a frame scaled to 640 px wide (height a multiple of 16), NCHW float 0..255 BGR ->
-  stride-4 maps: index-centre heatmap logit (1), box width/height as log(px) (2), sub-cell offset (2).
+  stride-4 maps: index-centre heatmap logit (1), box width/height as log(px) (2), sub-cell offset (2), and
+  the centre heatmap logit of face-down cards' visible top strips (1).
 
 Everything is seeded (``--seed``); torch runs deterministically on the CPU, so one command reproduces a model.
 """
@@ -34,7 +35,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the message is the po
         "models.train needs torch and onnx (the optional `train` extra: pip install torch onnx)"
     ) from error
 
-from models.data import BACKGROUND, CROP, CROP_INDEX, load_classifier_data, load_detector_data
+from models.data import BACK, BACKGROUND, CROP, CROP_INDEX, load_classifier_data, load_detector_data
 
 CLS_IN = 40  # classifier input side
 CLS_SPAN = 1.25  # crop side / index's longer side (inference uses the same ratio)
@@ -103,7 +104,9 @@ class Detector(nn.Module):
         self.fuse = _conv(32, 32)
         self.heat = nn.Conv2d(32, 1, 1)
         self.box = nn.Conv2d(32, 4, 1)
+        self.back = nn.Conv2d(32, 1, 1)  # face-down strips: last, so the index channels keep their places
         nn.init.constant_(self.heat.bias, -4.0)  # start near "no index anywhere" (focal loss prior)
+        nn.init.constant_(self.back.bias, -4.0)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = (x - 128.0) / 64.0
@@ -113,7 +116,7 @@ class Detector(nn.Module):
         p8 = self.lat8(c8) + F.interpolate(self.lat16(c16), scale_factor=2.0, mode="nearest")
         p4 = self.lat4(c4) + F.interpolate(p8, scale_factor=2.0, mode="nearest")
         f = self.fuse(p4)
-        return torch.cat([self.heat(f), self.box(f)], 1)
+        return torch.cat([self.heat(f), self.box(f), self.back(f)], 1)
 
 
 # ---------------------------------------------------------------- augmentation (batched, in torch)
@@ -216,13 +219,18 @@ def train_classifier(
 
 
 def _detector_targets(
-    boxes: npt.NDArray[np.float32], h: int, w: int
+    boxes: npt.NDArray[np.float32], h: int, w: int, backs: bool = True
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """Heatmap (1, h, w) with gaussian peaks, ignore mask (1 where the loss counts), box targets (5, h, w)."""
-    heat = np.zeros((h, w), np.float32)
-    care = np.ones((h, w), np.float32)
+    """Heatmaps (2, h, w: indices, face-down strips) with gaussian peaks, ignore masks (2, h, w: 1 where the
+    loss counts; all 0 for strips when the scene has no strip labels), box targets (5, h, w)."""
+    heats = np.zeros((2, h, w), np.float32)
+    cares = np.ones((2, h, w), np.float32)
+    if not backs:
+        cares[1] = 0
     reg = np.zeros((5, h, w), np.float32)  # log w, log h, dx, dy, weight
-    for x0, y0, x1, y1, hidden, _ in boxes:
+    for x0, y0, x1, y1, hidden, cls in boxes:
+        channel = 1 if cls == BACK else 0
+        heat, care = heats[channel], cares[channel]
         cx, cy = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
         bw, bh = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
         if not (0 <= cx < w and 0 <= cy < h):
@@ -243,16 +251,16 @@ def _detector_targets(
         heat[top:bottom, left:right] = np.maximum(heat[top:bottom, left:right], g)
         heat[iy, ix] = 1.0
         reg[:, iy, ix] = (math.log(bw), math.log(bh), cx - ix, cy - iy, 1.0)
-    return heat[None], care[None], reg
+    return heats, cares, reg
 
 
 def _detector_batch(
-    scenes: list[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]], idx: npt.NDArray[np.int64],
+    scenes: list[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32], bool]], idx: npt.NDArray[np.int64],
     size: int, g: torch.Generator, rng: np.random.Generator, scale_sd: float = 0.25, any_angle: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     imgs, heats, cares, regs = [], [], [], []
     for i in idx:
-        img, boxes = scenes[int(i)]
+        img, boxes, backs = scenes[int(i)]
         s = float(np.exp(rng.normal(0, scale_sd)))  # other camera distances / resolutions
         ih, iw = img.shape[:2]
         cx, cy = rng.uniform(0, iw), rng.uniform(0, ih)
@@ -269,7 +277,7 @@ def _detector_batch(
             moved = corners @ m[:, :2].T + m[:, 2]
             b[:, 0:2] = moved.min(1)
             b[:, 2:4] = moved.max(1)
-        hm, care, reg = _detector_targets(b, size // STRIDE, size // STRIDE)
+        hm, care, reg = _detector_targets(b, size // STRIDE, size // STRIDE, backs)
         imgs.append(crop)
         heats.append(hm)
         cares.append(care)
@@ -308,16 +316,18 @@ def train_detector(
         y = model(x)
         w = reg[:, 4:5]
         npos = w.sum().clamp(min=1)
-        l_heat = _focal(y[:, :1], heat, care)
+        l_heat = _focal(y[:, :1], heat[:, :1], care[:, :1])
+        l_back = _focal(y[:, 5:6], heat[:, 1:2], care[:, 1:2])
         l_size = (F.smooth_l1_loss(y[:, 1:3], reg[:, 0:2], reduction="none") * w).sum() / npos
         l_off = (F.l1_loss(torch.sigmoid(y[:, 3:5]), reg[:, 2:4], reduction="none") * w).sum() / npos
-        loss = l_heat + l_size + l_off
+        loss = l_heat + l_back + l_size + l_off
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if (step + 1) % 50 == 0 or step + 1 == steps:
-            log(f"  det step {step + 1}/{steps} heat {float(l_heat.detach()):.3f} size {float(l_size.detach()):.3f} "
+            log(f"  det step {step + 1}/{steps} heat {float(l_heat.detach()):.3f} back {float(l_back.detach()):.3f} "
+                f"size {float(l_size.detach()):.3f} "
                 f"off {float(l_off.detach()):.3f} {time.time() - t0:.0f} s")
     model.eval()
     _export(model, torch.zeros(1, 3, 368, 640), out / "index_det.onnx", {0: "n", 2: "h", 3: "w"})

@@ -28,6 +28,7 @@ def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
     scenes = load_detector_data(str(data))
     assert scenes[0][0].shape == (360, 640, 3)
     assert scenes[0][1].shape[1] == 6
+    assert scenes[0][2]  # face-down strips are labelled in new shards
     out = tmp_path / "models"
     logs: list[str] = []
     train_classifier(str(data), out, steps=2, batch=8, log=logs.append)
@@ -36,7 +37,7 @@ def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
     cls = load_model(out / "index_cls.onnx")
     assert cls(np.zeros((3, 3, 40, 40), np.float32)).shape == (3, 53)
     det = load_model(out / "index_det.onnx")
-    assert det(np.zeros((1, 3, 368, 640), np.float32)).shape == (1, 5, 92, 160)
+    assert det(np.zeros((1, 3, 368, 640), np.float32)).shape == (1, 6, 92, 160)  # + face-down strips
     both = cls.run_all(np.zeros((3, 3, 40, 40), np.float32))
     assert set(both) == {"out", "embedding"}  # deck enrolment reads the embedding
     assert both["embedding"].shape == (3, 512)
@@ -49,3 +50,17 @@ def test_shipped_classifier_gives_its_embedding() -> None:
     assert out["out"].shape == (2, 53)
     assert out["embedding"].shape == (2, 512)
     assert np.isfinite(out["embedding"]).all()
+
+
+def test_back_strips_count_the_face_down_cards_of_a_cascade() -> None:
+    from models.data import back_strips
+    from vision.synth import RenderOptions, render_scene
+
+    piles: dict[str, list[tuple[str | None, bool]]] = {
+        "t1": [(None, False)] * 4 + [("7H", True)],
+        "t2": [(None, False)] * 2,  # the top card face down: its whole back shows
+        "s": [(None, False)] * 10,  # a squared stock: only the top card's strip shows
+    }
+    _, truth = render_scene("klondike", piles, deck="dondorf", seed=3, options=RenderOptions(hand_probability=0))
+    visible = [s for s in back_strips(truth, (1280, 720)) if s[4] < 0.25]
+    assert len(visible) == 4 + 2 + 1
