@@ -129,7 +129,8 @@ def _foundations(table: Table) -> list[str]:
 
 
 def _queens_is_legal(table: Table, move: Move) -> bool:
-    """The Queens: Rule IV key payment first, then the key's playable card, full foundations, Rule V payment."""
+    """The Queens: Rule IV key payment first, then the key's playable card, spaces refilled at once, full
+    foundations, Rule V payment."""
     if move.count > 1 and not (move.dst == "s" and move.src in ("k", "w")):
         return False  # every pile gives one card at a time; only the two payments move more (and keeps this fast)
     key = table.codes("k")
@@ -146,18 +147,26 @@ def _queens_is_legal(table: Table, move: Move) -> bool:
     key_can_play = any(record_ok(Move("k", f, 1)) for f in foundations)
     if key_can_play:
         return move.src == "k" and record_ok(move)
+    played, turned = table.hook_state
+    shutter = [spec.id for spec in table.game.piles if spec.role is Role.SHUTTER]
+    if any(not table.codes(h) for h in shutter):
+        # A space is refilled at once: the card just turned goes somewhere (never to the talon), else one is turned.
+        if turned and table.codes("w"):
+            return move.src == "w" and move.dst != "s" and record_ok(move)
+        if table.codes("s"):
+            return move == Move("s", "w", 1)
     if move.src == "w" and move.dst == "s":
         talon = table.codes("w")
         queens = sum(1 for c in talon if RANK_OF[c] == 12)
-        if table.codes("s") or queens == 0 or table.hook_state != (1,):  # (1,): a card played since the last one
+        if table.codes("s") or queens == 0 or not played:  # a payment needs a card played since the last one
             return False
         return move.count == queens + min(3 * queens, len(talon) - queens)
     return record_ok(move)
 
 
 def _sly_is_legal(table: Table, move: Move) -> bool:
-    """Sly: one turned card at a time, rounds of twenty (Rule IV), any card on any packet, one foundation of
-    each suit and direction."""
+    """Sly: one turned card at a time, rounds of twenty (Rule IV) begun only when nothing more can be played,
+    any card on any packet, one foundation of each suit and direction."""
     if move.count != 1:
         return False  # every move of Sly is one card (and this keeps the enumeration fast)
     ids = table.pile_ids
@@ -166,12 +175,19 @@ def _sly_is_legal(table: Table, move: Move) -> bool:
     promenade = [p for p in ids if table.game.pile(p).role is Role.PROMENADE]
     turned = table.codes("w")
     placed = table.hook_state[0]
+    vacancy = not all(table.codes(p) for p in promenade)
+
+    def promenade_plays() -> bool:
+        """Between rounds: can a promenade card be played? Then the next round waits."""
+        foundations = _foundations(table)
+        return placed == 0 and any(_sly_is_legal(table, Move(p, f, 1)) for p in promenade for f in foundations)
+
     if move.src == "s":
-        return not turned and _record_is_legal(table, move)
+        return not turned and _record_is_legal(table, move) and (vacancy or not promenade_plays())
     if move.src in promenade and placed != 0 and (turned or table.codes("s")):
         return False
     if move.src == "w" and move.dst in promenade and table.codes(move.dst):
-        covered_ok = placed != 0 or all(table.codes(p) for p in promenade)
+        covered_ok = placed != 0 or not (vacancy or promenade_plays())
         return move.count == 1 and bool(turned) and covered_ok
     spec = table.game.pile(move.dst)
     if spec.role is Role.FOUNDATION and not table.codes(move.dst) and table.codes(move.src):
@@ -184,7 +200,7 @@ def _sly_is_legal(table: Table, move: Move) -> bool:
 
 def _louis_is_legal(table: Table, move: Move) -> bool:
     """Louis: the deal in circles to the next letter, Rule II's blocking, marriages after the deal, the
-    gathering for three re-deals, the foundation interchange from the second deal."""
+    gathering for three re-deals, the foundation interchange and laying a card aside from the second deal."""
     ids = table.pile_ids
     if move.src not in ids or move.dst not in ids:
         return False
@@ -201,6 +217,15 @@ def _louis_is_legal(table: Table, move: Move) -> bool:
         return move.dst == "w" and not turned and bool(pack)
     if move.src == "w" and move.dst in letters:
         return bool(turned) and move.dst == letters[position]
+    if table.game.pile(move.dst).role is Role.RESERVE:
+        # Laying aside, from the second deal: the turned card, beside its suit's foundations, if it fits both.
+        if move.src != "w" or deal < 2 or not turned or turned[-1] == UNKNOWN:
+            return False
+        card = turned[-1]
+        aside = [p.id for p in table.game.piles if p.role is Role.RESERVE]
+        fits = [f for f in _foundations(table) if _record_is_legal(table, Move("w", f, 1))]
+        ups = [f for f in fits if table.game.pile(f).rule.build is Build.UP]
+        return move.dst == aside[SUIT_OF[card]] and bool(ups) and len(fits) > len(ups)
     if move.src in letters and move.dst in letters:
         below, above = table.codes(move.dst), table.codes(move.src)
         if dealing or not below or not above or below[-1] == UNKNOWN or above[-1] == UNKNOWN:
@@ -222,7 +247,7 @@ def _great_thirteen_is_legal(table: Table, move: Move) -> bool:
         return False
     ground = [p.id for p in table.game.piles if p.role is Role.GROUND]
     numerals = [p.id for p in table.game.piles if p.role is Role.NUMERAL]
-    balcony = [p.id for p in table.game.piles if p.role is Role.FOUNDATION]
+    balcony = [p.id for p in table.game.piles if p.role is Role.BALCONY]
 
     def placeable(src: str, dst: str, vacancy: bool) -> bool:
         """A ground top card fits the numeral column ``dst``: by doubling if ``vacancy``, else by addition."""
@@ -276,11 +301,16 @@ _ODD_RULES: dict[str, Callable[[Table, Move], bool]] = {
 def reference_moves(table: Table) -> set[Move]:
     """Every legal move, by trying every source, target and count."""
     found: set[Move] = set()
+    total = sum(len(table.codes(pile)) for pile in table.pile_ids)
+    stocks = {spec.id for spec in table.game.piles if spec.role is Role.STOCK}
     for src in table.pile_ids:
         for dst in table.pile_ids:
             if src == dst:
                 continue
-            for count in range(1, len(table.codes(src)) + 1):
+            # A move onto the stock may take more cards than its source holds: Louis gathers the whole alphabet,
+            # written from its first packet (g:N>s).
+            most = total if dst in stocks else len(table.codes(src))
+            for count in range(1, most + 1):
                 move = Move(src, dst, count)
                 if reference_is_legal(table, move):
                     found.add(move)

@@ -35,6 +35,8 @@ class Role(Enum):
     """The Great Thirteen's eight ground packets, whose top cards go to the numerals and which are re-dealt once."""
     NUMERAL = "numeral"
     """The Great Thirteen's eight numeral columns, built by adding the balcony card above (suit ignored)."""
+    BALCONY = "balcony"
+    """The Great Thirteen's eight balcony cards, one each, above the numeral columns; they never move."""
 
 
 class Build(Enum):

@@ -1,10 +1,10 @@
 """The Great Thirteen, from Lady Cadogan's Illustrated Games of Solitaire (1914). Two packs.
 
 The piles: eight ground packets (``g1``..``g8``, all face up: the player may examine the cards underneath), the
-balcony (``f1``..``f8``, one card each, taken from the tops of the ground packets after the deal) and the eight
-numeral columns (``n1``..``n8``), each built under the balcony card above it. The balcony piles have the role
-FOUNDATION only so that the engine counts them (the conformance suite names foundations ``f``); the numerals have
-their own role, because they are built by arithmetic the records cannot say, regardless of suit.
+balcony (``b1``..``b8``, one card each, taken from the tops of the ground packets after the deal) and the eight
+numeral columns (``n1``..``n8``), each built under the balcony card above it. Each has its own role (GROUND,
+BALCONY, NUMERAL): the game has no foundations, and the numerals are built by arithmetic the records cannot say,
+regardless of suit.
 
 The hooks add every move:
 
@@ -39,7 +39,7 @@ PACKET_SIZE = 13
 COLUMN_SIZE = 12
 """Numerals in a complete column: twice, three times ... thirteen times the balcony card (the king)."""
 GROUND = tuple(f"g{n}" for n in range(1, PACKETS + 1))
-BALCONY = tuple(f"f{n}" for n in range(1, PACKETS + 1))
+BALCONY = tuple(f"b{n}" for n in range(1, PACKETS + 1))
 NUMERALS = tuple(f"n{n}" for n in range(1, PACKETS + 1))
 
 # Rule I: the uppermost card of a ground packet alone is available. The numerals are built by the hooks.
@@ -48,7 +48,7 @@ BALCONY_CARD = PileRule()
 NUMERAL_COLUMN = PileRule()
 
 PILES = (
-    *(PileSpec(b, Role.FOUNDATION, BALCONY_CARD, f"balcony {b[1:]}") for b in BALCONY),
+    *(PileSpec(b, Role.BALCONY, BALCONY_CARD, f"balcony {b[1:]}") for b in BALCONY),
     *(PileSpec(n, Role.NUMERAL, NUMERAL_COLUMN, f"numeral {n[1:]}") for n in NUMERALS),
     *(PileSpec(g, Role.GROUND, GROUND_PACKET, f"ground packet {g[1:]}") for g in GROUND),
 )
@@ -249,10 +249,11 @@ THE_GREAT_THIRTEEN = Game(
     deal=DEAL,
     packs=2,
     aliases=("great-thirteen",),
+    scoring=None,  # the 1914 wager of $5 a foundation card does not belong to this chapter
     rules_doc="docs/rules/the-great-thirteen.md",
     notes=(
-        "The balcony piles have the role FOUNDATION so that the 104 cards can be counted; a finished game "
-        "(won or failed) ends BLOCKED, and great_thirteen.won() says whether every column ends on a king.",
+        "No foundations: the balcony (b1..b8) and the numerals (n1..n8) have roles of their own; the game is won "
+        "when every numeral column ends on a king (great_thirteen.won), and Table.outcome() follows it.",
     ),
     hooks=GreatThirteenHooks(),
 )

@@ -7,6 +7,9 @@ pack (``s``) and the talon (``w``). The hooks add what the records cannot say:
 - Rule IV, the key payment: while no card is on a foundation, a queen on top of the key sends the fourteen top
   cards of the key (the queen included) to the bottom of the pack. It is the only legal move then (``k:14>s``).
 - The key first: when the top card of the key can be played, it must be played before anything else.
+- Spaces refilled at once: while a shutter space is open, the card just turned from the pack is played, married
+  or put in a space, and if no card is turned, the next one is turned; nothing else moves (once the pack is
+  exhausted, a space waits for a card of the talon or of a fresh pack).
 - A foundation is complete at its queen: no second king goes on it (two packs).
 - Rule V, the talon payment: when the pack is exhausted, each queen in the talon pays for herself and three
   cards from the bottom of the talon; these make a fresh pack (``w:N>s``), dealt like the first.
@@ -43,6 +46,7 @@ KEY_PAYMENT = 14
 TALON_PAYMENT = 3
 """Rule V: three cards from the bottom of the talon for each queen, besides herself."""
 FOUNDATIONS = tuple(f"f{n}" for n in range(1, 9))
+SHUTTER_IDS = tuple(f"h{n}" for n in range(1, 8))
 
 # Rule I and the play: the eight kings are the foundations, which ascend through aces to queens, in suit.
 FOUNDATION = PileRule(
@@ -72,10 +76,10 @@ PILES = (
     PileSpec("w", Role.WASTE, TALON, "the talon"),
     PileSpec("k", Role.KEY, KEY, "the key"),
     *(PileSpec(f, Role.FOUNDATION, FOUNDATION, f"foundation {f[1:]}") for f in FOUNDATIONS),
-    *(PileSpec(f"h{n}", Role.SHUTTER, SHUTTER, f"shutter {n}") for n in range(1, 8)),
+    *(PileSpec(h, Role.SHUTTER, SHUTTER, f"shutter {h[1:]}") for h in SHUTTER_IDS),
 )
 # Thirty-two cards to the key, then the shutter, four in the upper row and three below.
-DEAL = (DealStep("k", KEY_SIZE, True), *(DealStep(f"h{n}", 1, True) for n in range(1, 8)))
+DEAL = (DealStep("k", KEY_SIZE, True), *(DealStep(h, 1, True) for h in SHUTTER_IDS))
 
 
 def is_queen(code: int) -> bool:
@@ -91,12 +95,14 @@ def talon_payment(talon: tuple[int, ...] | list[int]) -> list[int]:
 
 
 class QueensHooks(GameHooks):
-    # 1 while a card has been played (to a foundation, or from the talon or the key) since the last talon
-    # payment: a payment needs one, or the same cards could be paid and dealt round for ever (see the doc).
-    state_fields = ("played_since_payment",)
+    # played_since_payment: 1 while a card has been played (to a foundation, or from the talon or the key) since
+    # the last talon payment: a payment needs one, or the same cards could be paid and dealt round for ever.
+    # turned: 1 while the top card of the talon is the card just turned from the pack, not yet part of the talon
+    # (it is the card that fills an open space at once). See the doc.
+    state_fields = ("played_since_payment", "turned")
 
     def initial_state(self) -> tuple[int, ...]:
-        return (1,)
+        return (1, 0)
 
     def moves(self, table: Table, generic: list[Move]) -> list[Move]:
         key = table.codes("k")
@@ -109,13 +115,22 @@ class QueensHooks(GameHooks):
         if key_plays:  # "always first look to see if a card from the key is available, and play that"
             return key_plays
         talon = table.codes("w")
+        if any(not table.codes(h) for h in SHUTTER_IDS):  # "refilling the spaces at once"
+            if talon and table.hook_state[1]:
+                return [m for m in moves if m.src == "w"]  # the card just turned: played, married or put in
+            if table.codes("s"):
+                return [Move("s", "w", 1)]
         if not table.codes("s") and table.hook_state[0] and any(is_queen(c) for c in talon):
             moves.append(Move("w", "s", len(talon_payment(talon))))
         return moves
 
     def push(self, table: Table, move: Move) -> object | None:
+        played, turned = table.hook_state
         if move.dst[0] == "f" or (move.src == "w" and move.dst[0] == "h"):
-            table.set_hook_state((1,))
+            played = 1
+        if move.src in ("s", "w"):
+            turned = int(move.src == "s")  # a card turned, or the talon's top card gone
+        table.set_hook_state((played, turned))
         if move.src == "k" and move.dst == "s":
             key, pack = table.raw_pile("k"), table.raw_pile("s")
             paid = key[-move.count :]
@@ -133,7 +148,7 @@ class QueensHooks(GameHooks):
             # Turned over like a talon for a new deal: the card at the bottom of the talon is dealt first.
             pack.extend(fresh[::-1])
             table.set_face_down_count("s", len(pack))
-            table.set_hook_state((0,))
+            table.set_hook_state((0, 0))
             return tuple(taken)
         return None
 

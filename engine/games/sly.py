@@ -5,8 +5,10 @@ suit (``f1``..``f4``), four king foundations built down in suit (``f5``..``f8``)
 turned from it (``w``, never more than one card: there is no talon in Sly). The hooks add the rounds:
 
 - The turned card must be placed (on a foundation or the promenade) before the next is turned.
-- Between rounds, promenade cards are played and vacancies refilled from the pack. A turned card may go on a
-  covered packet only once no packet is vacant; that card opens a round.
+- Between rounds, every promenade card that can be played is played and vacancies are refilled from the pack
+  ("when no more can be played, deal out a second row"). A card is turned for the next round, and a turned card
+  may go on a covered packet, only once no packet is vacant and no promenade card can be played; that card opens
+  a round.
 - In a round, the player places twenty cards on packets of his choice (cards played to the foundations as they
   are turned do not count). Nothing is played from the promenade until the twenty are placed, or the pack is
   exhausted. The count is the table's hook state ``placed`` (0 between rounds).
@@ -92,7 +94,11 @@ class SlyHooks(GameHooks):
                 if SUIT_OF[table.codes(move.src)[-1]] in group:
                     continue  # one ace and one king foundation per suit
             out.append(move)
-        if turned and (placed > 0 or not vacancy):
+        # "Between each deal examine the promenade, and play from it all available cards": the next round waits.
+        plays_left = placed == 0 and any(move.src[0] == "p" for move in out)
+        if plays_left and not vacancy:
+            out = [move for move in out if move.src != "s"]
+        if turned and (placed > 0 or not (vacancy or plays_left)):
             out += [Move("w", p, 1) for p in PROMENADE if table.codes(p)]
         return out
 

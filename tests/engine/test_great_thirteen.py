@@ -14,6 +14,7 @@ from engine.cards import RANK_OF, full_deck, parse_code
 from engine.formats import table_from_json, table_to_json
 from engine.games import find_game
 from engine.games.great_thirteen import GROUND, wanted, won
+from engine.rules import Role
 from engine.status import ProblemKind
 from engine.table import Outcome, Stage, Table
 from engine.testing import Edit, both, make_table, play_stage, report, set_pile
@@ -57,14 +58,14 @@ def no_king_on_top_order() -> list[int]:
 
 # ------------------------------------------------------------------------------------------------ the rules
 def test_great_thirteen_rule_i_the_uppermost_card_of_each_ground_packet_is_alone_available() -> None:
-    table = make_table(GAME, {"f1": "3C", "g1": "6H 9S"})
+    table = make_table(GAME, {"b1": "3C", "g1": "6H 9S"})
     assert "g1>n1" not in legal(table)  # the 6 wanted lies under the 9
-    table = make_table(GAME, {"f1": "3C", "g1": "9S 6H"})
+    table = make_table(GAME, {"b1": "3C", "g1": "9S 6H"})
     assert legal(table) == {"g1>n1"}
 
 
 def test_great_thirteen_rule_i_its_removal_releases_the_card_beneath() -> None:
-    table = make_table(GAME, {"f1": "3C", "f2": "4C", "g1": "8D 6H"})
+    table = make_table(GAME, {"b1": "3C", "b2": "4C", "g1": "8D 6H"})
     assert legal(table) == {"g1>n1"}
     table.play("g1>n1")
     assert legal(table) == {"g1>n2"}
@@ -72,12 +73,12 @@ def test_great_thirteen_rule_i_its_removal_releases_the_card_beneath() -> None:
 
 def test_great_thirteen_rule_ii_a_card_suitable_for_a_vacancy_or_for_addition_fills_the_vacancy() -> None:
     # The 9 would continue 3, 6 (6 + 3) and would double the knave (22, less 13): the vacancy comes first.
-    table = make_table(GAME, {"f1": "3C", "n1": "6H", "f2": "JC", "g1": "9S"})
+    table = make_table(GAME, {"b1": "3C", "n1": "6H", "b2": "JC", "g1": "9S"})
     assert legal(table) == {"g1>n2"}
 
 
 def test_great_thirteen_play_the_refilling_of_the_vacancies_must_be_the_first_object() -> None:
-    table = make_table(GAME, {"f1": "3C", "n1": "6H", "f2": "2C", "g1": "9S", "g2": "4D"})
+    table = make_table(GAME, {"b1": "3C", "n1": "6H", "b2": "2C", "g1": "9S", "g2": "4D"})
     assert legal(table) == {"g2>n2"}  # the vacancy first, though the 9 could be added
     table.play("g2>n2")
     assert legal(table) == {"g1>n1"}
@@ -105,21 +106,26 @@ def test_great_thirteen_rule_iii_the_re_deal_deals_on_vacancies_as_on_packets() 
 def test_great_thirteen_play_it_has_no_foundation_cards() -> None:
     table = Table.dealt(find_game(GAME), 1)
     assert all(not table.codes(f"n{n}") for n in range(1, 9))  # the numerals begin with the doubled card
-    assert all(len(table.codes(f"f{n}")) == 1 for n in range(1, 9))
+    assert all(len(table.codes(f"b{n}")) == 1 for n in range(1, 9))
+    game = find_game(GAME)
+    assert not game.piles_with_role(Role.FOUNDATION)
+    assert [spec.id for spec in game.piles_with_role(Role.BALCONY)] == [f"b{n}" for n in range(1, 9)]
+    assert table.foundation_count() == 0
+    assert table.score() is None  # the 1914 wager ($5 a foundation card) is not part of this chapter
 
 
 def test_great_thirteen_play_eight_ground_packets_of_thirteen_cards_dealt_together() -> None:
     order = no_king_on_top_order()
     table = dealt_in_order(order)
     for n in range(8):
-        assert [*table.codes(f"g{n + 1}"), *table.codes(f"f{n + 1}")] == order[13 * n : 13 * n + 13]
+        assert [*table.codes(f"g{n + 1}"), *table.codes(f"b{n + 1}")] == order[13 * n : 13 * n + 13]
     assert sum(len(table.codes(g)) for g in GROUND) == 96
 
 
 def test_great_thirteen_play_kings_on_the_surface_in_the_first_deal_are_slipped_underneath() -> None:
     first = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "KH", "KS"]
     table = dealt_in_order(order_with(first))
-    assert texts(table, "f1") == ["JS"]  # both kings went under: the knave is the top card
+    assert texts(table, "b1") == ["JS"]  # both kings went under: the knave is the top card
     assert texts(table, "g1") == ["KH", "KS", "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S"]
 
 
@@ -134,7 +140,7 @@ def test_great_thirteen_play_kings_are_slipped_under_only_in_the_first_deal() ->
     # A king uncovered when the balcony is taken stays on top (as in the printed tableau).
     first = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "KH", "QS"]
     table = dealt_in_order(order_with(first))
-    assert texts(table, "f1") == ["QS"]
+    assert texts(table, "b1") == ["QS"]
     assert texts(table, "g1")[-1] == "KH"
     # and a king the re-deal puts on top stays there
     table = make_table(GAME, {"g1": "KS", "g2": "4D"})
@@ -145,7 +151,7 @@ def test_great_thirteen_play_kings_are_slipped_under_only_in_the_first_deal() ->
 def test_great_thirteen_play_the_uppermost_card_of_each_packet_makes_the_balcony() -> None:
     order = no_king_on_top_order()
     table = dealt_in_order(order)
-    assert [table.codes(f"f{n}")[0] for n in range(1, 9)] == [order[13 * n + 12] for n in range(8)]
+    assert [table.codes(f"b{n}")[0] for n in range(1, 9)] == [order[13 * n + 12] for n in range(8)]
 
 
 @pytest.mark.parametrize(
@@ -159,7 +165,7 @@ def test_great_thirteen_play_double_the_balcony_card_less_the_excess_over_thirte
 
 
 def test_great_thirteen_play_the_doubled_card_is_placed_immediately_below_the_balcony_card() -> None:
-    table = make_table(GAME, {"f1": "7C", "f2": "5D", "g1": "AH"})
+    table = make_table(GAME, {"b1": "7C", "b2": "5D", "g1": "AH"})
     assert legal(table) == {"g1>n1"}
     table.play("g1>n1")
     assert texts(table, "n1") == ["AH"]
@@ -167,14 +173,14 @@ def test_great_thirteen_play_the_doubled_card_is_placed_immediately_below_the_ba
 
 def test_great_thirteen_play_the_knave_counts_eleven_the_queen_twelve_the_king_thirteen() -> None:
     assert wanted(code("QS"), ()) == 11
-    table = make_table(GAME, {"f1": "QS", "g1": "JD"})
+    table = make_table(GAME, {"b1": "QS", "g1": "JD"})
     assert legal(table) == {"g1>n1"}
-    table = make_table(GAME, {"f1": "6S", "n1": "QC", "g1": "5D"})  # 12 + 6 = 18, five in excess
+    table = make_table(GAME, {"b1": "6S", "n1": "QC", "g1": "5D"})  # 12 + 6 = 18, five in excess
     assert legal(table) == {"g1>n1"}
 
 
 def test_great_thirteen_play_vacant_spaces_remain_when_the_packets_fail_to_produce_the_card() -> None:
-    table = make_table(GAME, {"f1": "3C", "f2": "AC", "n2": "2D", "g1": "3S"})
+    table = make_table(GAME, {"b1": "3C", "b2": "AC", "n2": "2D", "g1": "3S"})
     assert legal(table) == {"g1>n2"}  # no 6 for numeral 1: it stays vacant and addition goes on
 
 
@@ -186,29 +192,29 @@ def test_great_thirteen_play_vacant_spaces_remain_when_the_packets_fail_to_produ
 def test_great_thirteen_play_addition_of_the_numeral_and_the_balcony_card(
     balcony: str, numeral: str, card: str
 ) -> None:
-    table = make_table(GAME, {"f1": balcony, "n1": numeral, "g1": card})
+    table = make_table(GAME, {"b1": balcony, "n1": numeral, "g1": card})
     assert legal(table) == {"g1>n1"}
 
 
 def test_great_thirteen_play_a_card_goes_on_the_numeral_exactly_underneath_the_balcony_card_it_adds_to() -> None:
-    table = make_table(GAME, {"f1": "7C", "n1": "AD", "f2": "3C", "n2": "6D", "g1": "8S"})
+    table = make_table(GAME, {"b1": "7C", "n1": "AD", "b2": "3C", "n2": "6D", "g1": "8S"})
     assert legal(table) == {"g1>n1"}  # 8 = 1 + 7; under the three the 9 is wanted
 
 
 def test_great_thirteen_play_suit_is_not_considered() -> None:
-    table = make_table(GAME, {"f1": "3C", "g1": "6H", "g2": "6S", "g3": "6D"})
+    table = make_table(GAME, {"b1": "3C", "g1": "6H", "g2": "6S", "g3": "6D"})
     assert legal(table) == {"g1>n1", "g2>n1", "g3>n1"}
 
 
 def test_great_thirteen_play_when_two_cards_are_equally_suitable_select_which_you_please() -> None:
-    table = make_table(GAME, {"f1": "3C", "g1": "6H", "g2": "9D 6S"})
+    table = make_table(GAME, {"b1": "3C", "g1": "6H", "g2": "9D 6S"})
     assert legal(table) == {"g1>n1", "g2>n1"}
     table.play("g2>n1")
     assert legal(table) == {"g2>n1"}  # the choice released the 9
 
 
 def test_great_thirteen_rule_i_a_card_turned_face_down_is_not_available() -> None:
-    table = make_table(GAME, {"f1": "3C", "g1": "6h", "g2": "AS"})
+    table = make_table(GAME, {"b1": "3C", "g1": "6h", "g2": "AS"})
     assert legal(table) == {"g1>g2"}
 
 
@@ -220,15 +226,15 @@ def test_great_thirteen_play_you_may_examine_the_underneath_cards() -> None:
 
 def test_great_thirteen_play_a_numeral_column_terminates_with_the_king() -> None:
     column = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC"
-    table = make_table(GAME, {"f1": "AC", "n1": column, "g1": "AS"})
+    table = make_table(GAME, {"b1": "AC", "n1": column, "g1": "AS"})
     assert "g1>n1" not in legal(table)  # a fourteenth would be 13 + 1, an ace: the column is complete
     assert wanted(code("AC"), tuple(code(t) for t in column.split())) is None
 
 
 def test_great_thirteen_play_when_further_progress_is_impossible_take_up_the_first_ground_packet() -> None:
-    table = make_table(GAME, {"f1": "3C", "g1": "AS", "g2": "2S"})
+    table = make_table(GAME, {"b1": "3C", "g1": "AS", "g2": "2S"})
     assert legal(table) == {"g1>g2"}
-    table = make_table(GAME, {"f1": "3C", "g1": "AS", "g2": "6S"})
+    table = make_table(GAME, {"b1": "3C", "g1": "AS", "g2": "6S"})
     assert legal(table) == {"g2>n1"}  # no re-deal while a card can be placed
 
 
@@ -257,7 +263,7 @@ def test_great_thirteen_play_take_up_the_next_packet_dealing_no_3_the_first_card
 
 
 def test_great_thirteen_play_pausing_between_each_deal_to_place_suitable_cards() -> None:
-    table = make_table(GAME, {"f1": "3C", "g1": "6H 2S", "g2": "AS"})
+    table = make_table(GAME, {"b1": "3C", "g1": "6H 2S", "g2": "AS"})
     assert legal(table) == {"g1:2>g2"}
     table.play("g1:2>g2")
     assert texts(table, "g2") == ["AS", "6H"]
@@ -268,7 +274,7 @@ def test_great_thirteen_play_pausing_between_each_deal_to_place_suitable_cards()
 
 def test_great_thirteen_play_the_re_deal_of_each_packet_is_complete_before_placing_cards() -> None:
     # The 6 dealt first from No. 1 (onto No. 2) may not be placed until all of No. 1 is dealt out.
-    table = make_table(GAME, {"f1": "3C", "g1": "6H 9S 8S 7S"})
+    table = make_table(GAME, {"b1": "3C", "g1": "6H 9S 8S 7S"})
     (redeal,) = table.generate_moves()
     assert redeal.count == 4
     table.push(redeal)
@@ -313,7 +319,7 @@ def test_great_thirteen_re_deal_state_travels_in_the_json() -> None:
 def test_great_thirteen_moves_are_told_in_words() -> None:
     table = make_table(GAME, {"g3": "AS 2S"})
     assert table.describe(next(iter(table.legal_moves))).startswith("re-deal ground packet 3: its 2 cards")
-    table = make_table(GAME, {"f1": "3C", "g1": "6H"})
+    table = make_table(GAME, {"b1": "3C", "g1": "6H"})
     assert table.describe(next(iter(table.legal_moves))) == "move the 6 of hearts into the empty numeral 1"
 
 
@@ -358,11 +364,11 @@ FULL_COLUMN = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AS"  # under an ace, and an 
 
 # Deal 1: balcony AD QD 5D 7S 5C 6S 9C AC; packet tops 10C 2C JC 3C 7H JD 4D JH; g1 is KS 5H ... 6D 10C.
 CASES: list[tuple[str, Edit, list[tuple[ProblemKind, tuple[str, ...]]]]] = [
-    ("a king on the balcony", both(set_pile("f1", "KS"), lambda d: d["piles"]["g1"].__setitem__(0, "AD")),
-     [(K.IMPOSSIBLE_CARD, ("f1",))]),
-    ("in play: two cards on one balcony place", both(play_stage, move_top("g1", "f2")),
-     [(K.WRONG_PILE_SIZE, ("f2",)), (K.FOUNDATION_SEQUENCE, ("f2",))]),  # the core sees a built foundation
-    ("in play: an empty balcony place", both(play_stage, move_top("f5", "g5")), [(K.WRONG_PILE_SIZE, ("f5",))]),
+    ("a king on the balcony", both(set_pile("b1", "KS"), lambda d: d["piles"]["g1"].__setitem__(0, "AD")),
+     [(K.IMPOSSIBLE_CARD, ("b1",))]),
+    ("in play: two cards on one balcony place", both(play_stage, move_top("g1", "b2")),
+     [(K.WRONG_PILE_SIZE, ("b2",))]),
+    ("in play: an empty balcony place", both(play_stage, move_top("b5", "g5")), [(K.WRONG_PILE_SIZE, ("b5",))]),
     ("in play: a 10 doubling an ace", both(play_stage, move_top("g1", "n1")), [(K.IMPOSSIBLE_CARD, ("n1",))]),
     ("in play: a 10 added to the 2 under an ace", both(play_stage, move_top("g2", "n1"), move_top("g1", "n1")),
      [(K.IMPOSSIBLE_CARD, ("n1",))]),
@@ -373,8 +379,8 @@ CASES: list[tuple[str, Edit, list[tuple[ProblemKind, tuple[str, ...]]]]] = [
      [(K.DUPLICATE_CARD, ("g1", "g2", "g4")), (K.MISSING_CARD, ())]),
     ("a card dropped from a packet", lambda d: d["piles"]["g3"].pop(),
      [(K.MISSING_CARD, ()), (K.WRONG_PILE_SIZE, ("g3",))]),
-    ("a balcony card left on its packet", move_top("f3", "g3"),
-     [(K.WRONG_PILE_SIZE, ("f3",)), (K.WRONG_PILE_SIZE, ("g3",))]),
+    ("a balcony card left on its packet", move_top("b3", "g3"),
+     [(K.WRONG_PILE_SIZE, ("b3",)), (K.WRONG_PILE_SIZE, ("g3",))]),
     ("a numeral placed during the deal", move_top("g2", "n1"),
      [(K.WRONG_PILE_SIZE, ("g2",)), (K.WRONG_PILE_SIZE, ("n1",))]),
     ("a ground card face down", lambda d: d["piles"]["g4"].__setitem__(0, "6c"), [(K.FACE_PATTERN, ("g4",))]),

@@ -6,14 +6,19 @@ Each test is named after the rule or sentence it checks (chapters/louis.txt).
 from __future__ import annotations
 
 import copy
+import random
+from typing import Any
 
 import pytest
 
+from engine.autoplay import greedy_playout
 from engine.cards import parse_code
 from engine.formats import table_to_json
 from engine.games import find_game
-from engine.status import ProblemKind
-from engine.table import Outcome, Table
+from engine.moves import Move
+from engine.reference import reference_moves
+from engine.status import ProblemKind, problems
+from engine.table import Outcome, Stage, Table
 from engine.testing import Edit, both, drop_from_stock, make_table, play_stage, report, set_pile
 
 GAME = "louis"
@@ -140,6 +145,97 @@ def test_louis_play_you_may_change_it_from_one_foundation_to_the_other() -> None
     assert not any(m.startswith("f") for m in legal(first_deal))
 
 
+SPADES_MEET = {"f1": "AS 2S 3S 4S 5S", "f5": "KS QS JS 10S 9S 8S 7S"}
+"""The spade foundations wait for a 6 each: a 6 of spades is suitable alike for both."""
+
+
+def test_louis_play_you_may_even_lay_the_card_aside_for_the_moment() -> None:
+    table = louis({**SPADES_MEET, "s": "9c 6s"}, deal=2, position=4, circle=0b1111)
+    table.play("s>w")
+    assert {"w>e", "w>f1", "w>f5", "w>x1"} <= legal(table)
+    said = "lay the 6 of spades aside, to play it later on either foundation of spades"
+    assert table.describe(Move.parse("w>x1")) == said
+    table.play("w>x1")
+    assert table.codes("x1") == codes("6S")
+    assert table.hook_state == (2, 4, 0b1111)  # the letter is not used up: the next card goes to e
+    table.play("s>w")
+    assert "w>e" in legal(table)
+
+
+def test_louis_play_lay_aside_only_a_card_suitable_alike_for_both_foundations() -> None:
+    only_up = louis({"f1": "AS 2S 3S 4S 5S", "s": "6s"}, deal=2)  # the king of spades waits for the queen
+    only_up.play("s>w")
+    assert "w>f1" in legal(only_up)
+    assert not any(m.startswith("w>x") for m in legal(only_up))
+    other_suit = louis({**SPADES_MEET, "s": "6h"}, deal=2)
+    other_suit.play("s>w")
+    assert not any(m.startswith("w>x") for m in legal(other_suit))
+
+
+def test_louis_play_lay_aside_only_from_the_second_deal() -> None:
+    table = louis({**SPADES_MEET, "s": "6s"}, deal=1)
+    table.play("s>w")
+    assert "w>f1" in legal(table)
+    assert "w>x1" not in legal(table)
+
+
+def test_louis_play_lay_aside_only_the_card_that_turns_up() -> None:
+    table = louis({**SPADES_MEET, "a": "6S"}, deal=2)
+    assert {"a>f1", "a>f5"} <= legal(table)
+    assert not any(m.endswith(("x1", "x2", "x3", "x4")) for m in legal(table))
+
+
+def test_louis_play_playing_it_on_whichever_foundation_appears_the_most_suitable() -> None:
+    table = louis({**SPADES_MEET, "x1": "6S 6S", "s": "9c"}, deal=2, position=1, circle=0b1)
+    assert {"x1>f1", "x1>f5"} <= legal(table)  # during the deal too: Rule II blocks only the alphabet
+    table.play("x1>f5")
+    assert "x1>f1" in legal(table)
+    assert "x1>f5" not in legal(table)
+
+
+def test_louis_play_cards_laid_aside_are_not_taken_up_with_the_alphabet() -> None:
+    table = louis({"f1": "AS 2S 3S 4S 5S", "f5": "KS QS JS 10S 9S 8S", "x1": "6S", "a": "9C"}, deal=2)
+    table.play("g>s")
+    assert table.codes("x1") == codes("6S")
+    assert table.codes("s") == codes("9c")
+
+
+def test_louis_laying_aside_is_undone_exactly() -> None:
+    table = louis({**SPADES_MEET, "s": "6s"}, deal=3)
+    table.play("s>w")
+    before = table.key()
+    table.play("w>x1")
+    table.pop()
+    assert table.key() == before
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_louis_laying_aside_in_play_matches_the_reference_and_undoes_exactly(seed: int) -> None:
+    """The conformance suite's random playouts end in the first deal; this one follows the greedy player into the
+    later deals and, wherever a card may be laid aside, lays it aside and plays on at random."""
+    table = Table.dealt(find_game(GAME), seed)
+    table.stage = Stage.PLAY
+    rng = random.Random(seed)
+    laid = 0
+    for _ in greedy_playout(table, 3000):
+        aside = [m for m in table.generate_moves() if m.dst.startswith("x")]
+        if not aside:
+            continue
+        start = table.key()
+        table.push(aside[0])
+        for _ in range(40):
+            generated = table.generate_moves()
+            assert set(generated) == reference_moves(table)
+            assert problems(table) == []
+            if not generated:
+                break
+            table.push(rng.choice(generated))
+        while table.key() != start:
+            table.pop()
+        laid += 1
+    assert laid >= 3
+
+
 def test_louis_play_there_may_be_three_re_deals() -> None:
     assert "g>s" in legal(louis({"a": "9C"}, deal=3))
     table = louis({"a": "9C"}, deal=4)
@@ -152,6 +248,10 @@ def test_louis_is_listed_with_its_source() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ faulty layouts
+
+
+def second_deal(data: dict[str, Any]) -> None:
+    data["state"] = {"deal": 2, "position": 0, "circle": 0}
 
 
 # Deal 3: foundations AS AH AD AC KS KH KD KC, alphabet empty, pack of 96 ending ... 5h Jh 5d (top last).
@@ -197,6 +297,21 @@ CASES: list[tuple[str, Edit, list[tuple[ProblemKind, tuple[str, ...]]]]] = [
         "in play: two cards turned up beside the pack",
         both(play_stage, drop_from_stock("5d"), drop_from_stock("Jh"), set_pile("w", "5D JH")),
         [(K.WRONG_PILE_SIZE, ("w",))],
+    ),
+    (
+        "in play: a card laid aside in the first deal",
+        both(play_stage, drop_from_stock("5d"), set_pile("x3", "5D")),
+        [(K.IMPOSSIBLE_CARD, ("x3",))],
+    ),
+    (
+        "in play, second deal: a heart laid aside with the spades",
+        both(play_stage, second_deal, drop_from_stock("Jh"), set_pile("x1", "JH")),
+        [(K.IMPOSSIBLE_CARD, ("x1",))],
+    ),
+    (
+        "in play, second deal: two different spades laid aside",
+        both(play_stage, second_deal, drop_from_stock("5s"), drop_from_stock("6s"), set_pile("x1", "5S 6S")),
+        [(K.IMPOSSIBLE_CARD, ("x1",))],
     ),
     (
         "in play: a face-down card in the alphabet",

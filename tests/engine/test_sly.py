@@ -104,6 +104,34 @@ def test_sly_play_when_no_more_can_be_played_deal_a_round_of_twenty() -> None:
     assert table.hook_state == (1,)
 
 
+def test_sly_play_between_each_deal_play_from_the_promenade_all_available_cards() -> None:
+    table = sly({"f1": "AH", "p1": "7C 2H", "p2": "3H", "s": "6d 5d"})
+    assert legal(table) == {"p1>f1"}  # the next round waits: no card is turned while a promenade card can play
+    table.play("p1>f1")
+    assert legal(table) == {"p2>f1"}  # the 7 of clubs it released cannot play; the 3 of hearts can
+    table.play("p2>f1")
+    assert legal(table) == {"s>w"}  # a vacancy is open: it is refilled from the pack
+
+
+def test_sly_play_when_no_more_can_be_played_the_turned_card_opens_the_round() -> None:
+    # A card turned between rounds that plays to a foundation may release a promenade card: that is played first.
+    table = sly({"f1": "AH 2H", "p1": "4H", "s": "6d 3h"})
+    table.play("s>w")
+    assert {"w>f1", "w>p2"} <= legal(table)  # nothing else can play: the 3 of hearts may open the round
+    table.play("w>f1")  # played as it turns up: the round has not begun, and the 4 of hearts is free to play
+    assert legal(table) == {"p1>f1"}
+    table.play("p1>f1")
+    assert legal(table) == {"s>w"}
+    table.play("s>w")  # the vacancy at p1 is refilled first
+    assert "w>p1" in legal(table)
+    assert "w>p2" not in legal(table)
+
+
+def test_sly_play_a_card_turned_to_refill_may_not_open_the_round_while_cards_can_play() -> None:
+    table = sly({"f1": "AH", "p1": "", "p2": "7C 2H", "w": "5D", "s": "6d"})
+    assert legal(table) == {"w>p1", "p2>f1"}
+
+
 def test_sly_play_several_cards_may_be_heaped_on_one_packet() -> None:
     table = sly({"s": "7d 6d 5d"})
     for _ in range(3):

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.cards import parse_code
-from engine.formats import table_to_json
+from engine.formats import table_from_json, table_to_json
 from engine.games import find_game
 from engine.status import ProblemKind, problems
 from engine.table import Outcome, Table
@@ -35,7 +35,7 @@ def codes(text: str) -> tuple[int, ...]:
 
 # ------------------------------------------------------------------------------------------------ the rules
 def test_queens_rule_i_the_foundations_follow_suit() -> None:
-    table = make_table(GAME, {"k": "2C", "f1": "KH", "h1": "AH", "h2": "AS", "s": "5d"})
+    table = make_table(GAME, {"k": "2C", "f1": "KH", **FULL_SHUTTER, "h1": "AH", "h2": "AS", "s": "5d"})
     moves = legal(table)
     assert "h1>f1" in moves
     assert "h2>f1" not in moves
@@ -125,20 +125,20 @@ def test_queens_play_the_shutter_is_seven_cards_in_rows_of_four_and_three() -> N
 
 
 def test_queens_play_kings_that_appear_go_to_a_row_above() -> None:
-    table = make_table(GAME, {"k": "5D", "h1": "KD", "h2": "QD", "s": "5d"})
+    table = make_table(GAME, {"k": "5D", **FULL_SHUTTER, "h1": "KD", "h2": "QD", "s": "5d"})
     moves = legal(table)
     assert {f"h1>f{n}" for n in range(1, 9)} <= moves
     assert not any(m.startswith("h2>f") for m in moves)
 
 
 def test_queens_play_the_foundations_ascend_through_aces_to_queens() -> None:
-    table = make_table(GAME, {"k": "5D", "f1": "KH AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH", "h1": "QH", "s": "5d"})
+    table = make_table(GAME, {"k": "5D", "f1": "KH AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH", **FULL_SHUTTER, "h1": "QH"})
     assert "h1>f1" in legal(table)
 
 
 def test_queens_play_a_complete_foundation_takes_no_second_king() -> None:
     full = "KH AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH"
-    table = make_table(GAME, {"k": "5D", "f1": full, "h1": "KH", "s": "5d"})
+    table = make_table(GAME, {"k": "5D", "f1": full, **FULL_SHUTTER, "h1": "KH", "s": "5d"})
     moves = legal(table)
     assert "h1>f1" not in moves
     assert "h1>f2" in moves
@@ -156,8 +156,62 @@ def test_queens_play_refilling_the_shutter_spaces_from_the_pack() -> None:
     assert "h1>h2" not in legal(table)  # a shutter card does not fill a space: the pack does
 
 
+SPACE_AT_H2 = {"k": "5D", **FULL_SHUTTER, "h2": "", "f1": "KS AS 2S 3S 4S 5S 6S 7S 8S 9S"}
+"""A space at h2 of the shutter, and a spade foundation that waits for a 10."""
+
+
+def test_queens_play_refilling_the_spaces_at_once_the_next_card_of_the_pack_is_turned() -> None:
+    table = make_table(GAME, {**SPACE_AT_H2, "h4": "10S", "w": "9D", "s": "4c 2c"})
+    # The 10 of spades could go to its foundation and the 9 of diamonds marry the 10 of diamonds: not yet.
+    assert legal(table) == {"s>w"}
+
+
+def test_queens_play_refilling_the_spaces_at_once_the_turned_card_is_placed() -> None:
+    table = make_table(GAME, {**SPACE_AT_H2, "h4": "10S", "s": "4c 2c"})
+    table.play("s>w")
+    assert legal(table) == {"w>h2"}  # never to the talon: the 2 of clubs fills the space
+    table.play("w>h2")
+    assert table.hook_state == (1, 0)
+    assert {"h4>f1", "s>w"} <= legal(table)
+
+
+def test_queens_play_refilling_the_spaces_at_once_a_turned_card_may_be_played_or_married_instead() -> None:
+    table = make_table(GAME, {**SPACE_AT_H2, "s": "4c 9d 10s"})
+    table.play("s>w")
+    assert legal(table) == {"w>h2", "w>f1"}
+    table.play("w>f1")
+    assert legal(table) == {"s>w"}  # the space still waits for the next card
+    table.play("s>w")
+    assert legal(table) == {"w>h2", "w>h1"}  # the 9 of diamonds marries the 10 of diamonds, or fills the space
+
+
+def test_queens_play_refilling_the_spaces_at_once_a_card_turned_before_the_space_opened() -> None:
+    table = make_table(GAME, {**SPACE_AT_H2, "h2": "10S", "s": "4c 2c"})
+    table.play("s>w")  # the 2 of clubs goes nowhere yet
+    table.play("h2>f1")  # the space opens while it waits: it fills the space at once
+    assert legal(table) == {"w>h2"}
+
+
+def test_queens_play_the_key_comes_before_refilling_a_space() -> None:
+    table = make_table(GAME, {**SPACE_AT_H2, "k": "10S", "s": "4c 2c"})
+    assert legal(table) == {"k>f1"}
+
+
+def test_queens_play_refilling_a_space_waits_when_the_pack_is_exhausted() -> None:
+    table = make_table(GAME, {**SPACE_AT_H2, "h4": "10S", "w": "4C 2C"})
+    assert {"w>h2", "h4>f1"} <= legal(table)  # no card to refill from the pack: play goes on
+
+
+def test_queens_turned_card_state_travels_in_the_json() -> None:
+    table = make_table(GAME, {**SPACE_AT_H2, "s": "4c 2c"})
+    table.play("s>w")
+    data = table_to_json(table)
+    assert data["state"] == {"played_since_payment": 1, "turned": 1}
+    assert table_from_json(data).key() == table.key()
+
+
 def test_queens_play_the_shutter_marries_in_descending_line() -> None:
-    table = make_table(GAME, {"k": "5D", "h1": "9C", "h2": "8C", "h3": "8S", "h4": "10C", "w": "8C", "s": "5d"})
+    table = make_table(GAME, {"k": "5D", **FULL_SHUTTER, "h1": "9C", "h2": "8C", "h3": "8S", "h4": "10C", "w": "8C"})
     moves = legal(table)
     assert {"h2>h1", "w>h1"} <= moves
     assert "h3>h1" not in moves  # in suit only
@@ -184,11 +238,11 @@ def test_queens_play_a_payment_needs_a_card_played_since_the_last() -> None:
     assert table.outcome() is Outcome.BLOCKED
     table = make_table(GAME, {"w": "2C QH 3C", "k": "5D", "h1": "10D", "f1": "KC AC"})
     table.play("w:3>s")
-    assert table.hook_state == (0,)
+    assert table.hook_state == (0, 0)
     table.play("s>w")  # the 2 of clubs, turned first: it was the bottom card of the talon
-    assert table.hook_state == (0,)
+    assert table.hook_state == (0, 1)
     table.play("w>f1")
-    assert table.hook_state == (1,)
+    assert table.hook_state == (1, 0)
 
 
 def test_queens_play_the_game_is_won_with_all_eight_foundations_king_to_queen() -> None:
