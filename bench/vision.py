@@ -4,10 +4,11 @@
     python -m bench.vision --only crops          # classifier alone on the real photos' labelled boxes
     python -m bench.vision --only unseen --scenes 40
 
-(i) unseen: renders of the UNSEEN (KDE) decks across Klondike and Canfield positions (deals and random
-    playouts) and camera tilts: share of visible corner indices named (a detection of the right card within
-    the index box), phantom rate (detections matching no visible index of that card), piles reconstructed
-    exactly by ``vision.assemble``.
+(i) unseen: renders of the UNSEEN (KDE) decks across every game's positions (deals and random playouts), camera
+    tilts 0/25/45 degrees, a hand over the cards in a third of the scenes: share of visible corner indices named
+    (a detection of the right card within the index box), phantom rate (detections matching no visible index
+    of that card), and for Klondike and Canfield (the layouts ``vision.assemble`` knows) piles reconstructed
+    exactly: cards, order and face-down count, per pile and per scene.
 (ii) real: the 39 labelled webcam photos of /work/shared/realdata/eyeplay-dev (measured, never trained on):
     per image the set of card names predicted vs labelled: recall and precision; and ``crops``: each labelled
     box cut out and classified (the domain gap of the classifier alone).
@@ -94,7 +95,7 @@ def bench_real(rec: Recogniser, folder: Path = REAL) -> dict[str, Any]:
         image = cv2.imread(str(path))
         assert image is not None, path
         dets = recognise(image, rec)
-        pred = set(dets.names)
+        pred = {n for n in dets.names if n != "back"}
         truth = {n for n, _ in labels}
         t, f, m = len(pred & truth), len(pred - truth), len(truth - pred)
         tp, fp, fn = tp + t, fp + f, fn + m
@@ -114,6 +115,11 @@ def bench_real(rec: Recogniser, folder: Path = REAL) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- unseen decks (renders)
+
+
+UNSEEN_GAMES = ("klondike", "canfield", "klondike", "canfield", "general-sedgewick", "the-queens", "sly", "louis",
+                "the-great-thirteen")  # Klondike and Canfield twice: the only layouts assembled into piles yet
+ASSEMBLED = ("klondike", "canfield")
 
 
 def _positions(game: str, seed: int) -> dict[str, list[tuple[str | None, bool]]]:
@@ -140,24 +146,41 @@ def _visible_piles(truth: Any) -> dict[str, list[str]]:
     return {p: (v[-1:] if p.startswith(("f", "s", "r")) else v) for p, v in out.items()}
 
 
+def _visible_face_down(truth: Any) -> dict[str, int]:
+    """Per pile, the face-down cards whose top strip shows (a squared packet: 1 if any)."""
+    from vision.synth.truth import back_strips_by_card
+
+    out: dict[str, int] = {}
+    for card, strip in back_strips_by_card(truth, truth.camera.size):
+        if strip[4] <= 0.25:
+            out[card.pile] = out.get(card.pile, 0) + 1
+    return {p: (n if p.startswith("t") else min(n, 1)) for p, n in out.items()}
+
+
 def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000) -> dict[str, Any]:
+    """Renders of the UNSEEN decks across every game, tilts 0-45 degrees, a hand over the cards in a third
+    of the scenes: indices named, phantoms, and (Klondike, Canfield) piles reconstructed exactly."""
     from vision.assemble import assemble
+    from vision.detections import BACK
     from vision.synth import RenderOptions, render_scene
     from vision.synth.decks import DeckSplit, deck_names
 
     decks = deck_names(DeckSplit.UNSEEN)
     seen = named = phantoms = dets_total = cls_total = cls_right = 0
-    piles_total = piles_exact = 0
+    piles_total = piles_exact = scenes_assembled = scenes_exact = down_total = down_exact = 0
     per_deck: dict[str, list[int]] = {d: [0, 0] for d in decks}
+    per_game: dict[str, list[int]] = {}
     confusions: Counter[tuple[str, str]] = Counter()
+    t0 = time.time()
     for k in range(scenes):
-        game = ("klondike", "canfield")[k % 2]
+        game = UNSEEN_GAMES[k % len(UNSEEN_GAMES)]
         deck = decks[k % len(decks)]
-        tilt = (0.0, 25.0, 45.0)[(k // 2) % 3]
+        tilt = (0.0, 25.0, 45.0)[(k // len(UNSEEN_GAMES)) % 3]
         piles = _positions(game, seed + k)
         image, truth = render_scene(game, piles, deck=deck, seed=seed + k,
-                                    options=RenderOptions(max_tilt=tilt, hand_probability=0.0))
-        dets = recognise(image, rec)
+                                    options=RenderOptions(max_tilt=tilt, hand_probability=0.33))
+        found = recognise(image, rec)
+        dets = found[found.class_id < BACK]
         centres = dets.centres
         # the classifier alone, on the true index boxes (what a perfect detector would hand it)
         tboxes, tnames = [], []
@@ -172,6 +195,7 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000) -> dict[st
             cls_total += len(tnames)
             cls_right += sum(NAMES[int(p[:52].argmax())] == n for p, n in zip(probs, tnames, strict=True))
         good = np.zeros(len(dets), bool)  # on an index (any part hidden) of the card it names
+        game_row = per_game.setdefault(game, [0, 0])
         for c in truth.cards:
             if not (c.face_up and c.card):
                 continue
@@ -186,25 +210,43 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000) -> dict[st
                     continue
                 seen += 1
                 per_deck[deck][1] += 1
+                game_row[1] += 1
                 if hit.any():
                     named += 1
                     per_deck[deck][0] += 1
+                    game_row[0] += 1
                 elif inside.any():
                     confusions[(c.card, dets.names[int(np.argmax(inside))])] += 1
         phantoms += int(np.sum(~good))  # a read on no index of the card it names: wrong name or nothing there
         dets_total += len(dets)
-        observed = assemble(dets, game).names()
+        if game not in ASSEMBLED:
+            continue
+        observation = assemble(found, game)
+        observed = observation.names()
         want = _visible_piles(truth)
+        want_down = _visible_face_down(truth)
+        all_exact = True
         for pile in observed:
             piles_total += 1
-            piles_exact += observed[pile] == want.get(pile, [])
+            down_total += 1
+            cards_ok = observed[pile] == want.get(pile, [])
+            down_ok = observation.face_down.get(pile, 0) == want_down.get(pile, 0)
+            piles_exact += cards_ok and down_ok
+            down_exact += down_ok
+            all_exact &= cards_ok and down_ok
+        scenes_assembled += 1
+        scenes_exact += all_exact
     return {
         "scenes": scenes,
+        "seconds": round(time.time() - t0),
         "indices_visible": seen,
         "named_correctly": named / max(seen, 1),
         "classifier_on_true_boxes": cls_right / max(cls_total, 1),
         "phantom_rate": phantoms / max(dets_total, 1),
-        "piles_exact": piles_exact / max(piles_total, 1),
+        "piles_exact (cards, order, face-down count)": piles_exact / max(piles_total, 1),
+        "face_down_counts_exact": down_exact / max(down_total, 1),
+        "scenes_all_piles_exact (klondike, canfield)": f"{scenes_exact}/{scenes_assembled}",
+        "per_game_named": {g: round(a / max(b, 1), 3) for g, (a, b) in per_game.items()},
         "per_deck": {d: round(a / max(b, 1), 3) for d, (a, b) in per_deck.items()},
         "top_confusions": confusions.most_common(10),
     }

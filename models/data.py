@@ -28,7 +28,7 @@ from vision.crops import square_crop
 from vision.synth import RenderOptions, render_scene
 from vision.synth.contact import random_position
 from vision.synth.decks import DeckSplit, deck_names
-from vision.synth.truth import SceneTruth
+from vision.synth.truth import SceneTruth, back_strips
 
 U8 = npt.NDArray[np.uint8]
 DET_W, DET_H = 640, 360  # detector input: 1/3 of a 1920 x 1080 webcam frame
@@ -54,37 +54,6 @@ def index_boxes(truth: SceneTruth) -> list[tuple[str, float, float, float, float
 
 
 BACK = BACKGROUND  # class of a face-down card's visible top strip in the detector's boxes
-BACK_STRIP = 0.14  # the strip's depth as a share of the card's height: what a cascade shows of a back
-
-
-def back_strips(truth: SceneTruth, size: tuple[int, int]) -> list[tuple[float, float, float, float, float]]:
-    """(x0, y0, x1, y1, hidden) in image pixels of the top strip of every face-down card: in a cascade that
-    strip is all one sees of a back, so counting strips counts the face-down cards. ``hidden`` is the share
-    of the strip covered by cards drawn later (``truth.cards`` is in draw order)."""
-    w, h = size
-    out = []
-    quads = [np.array(c.image, np.float64) for c in truth.cards]
-    for k, c in enumerate(truth.cards):
-        if c.face_up or c.hidden > 0.98:
-            continue
-        q = quads[k]
-        strip = np.array([q[0], q[1], q[1] + (q[2] - q[1]) * BACK_STRIP, q[0] + (q[3] - q[0]) * BACK_STRIP])
-        x0, y0 = np.floor(strip.min(0)).astype(int) - 1
-        x1, y1 = np.ceil(strip.max(0)).astype(int) + 1
-        if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
-            continue
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(mask, [np.round(strip - (x0, y0)).astype(np.int32)], 1)
-        area = int(mask.sum())
-        if area == 0:
-            continue
-        for later in quads[k + 1 :]:
-            if later[:, 0].max() < x0 or later[:, 0].min() > x1 or later[:, 1].max() < y0 or later[:, 1].min() > y1:
-                continue
-            cv2.fillPoly(mask, [np.round(later - (x0, y0)).astype(np.int32)], 0)
-        hidden = 1.0 - float(mask.sum()) / area
-        out.append((*strip.min(0), *strip.max(0), hidden))
-    return out
 
 
 def _negatives(image: U8, truth: SceneTruth, rng: random.Random, n: int, side: float) -> list[U8]:

@@ -10,13 +10,15 @@ Steps: (1) reconcile duplicate reads (one pack: each card exists once); (2) one 
 top-most read (the top-left index; the bottom-right one lies a card lower); (3) split the anchors into the top
 row and the rows below by height, measured in card heights (estimated from the index boxes); (4) fit the
 column grid (origin and pitch) that puts most anchors on a slot of their row; (5) order each pile: cascades
-top to bottom, the waste left to right; a squared packet shows only its top card.
-Face-down cards are not detected yet, so face-down counts are unknown and not filled in.
+top to bottom, the waste left to right; a squared packet shows only its top card; (6) count the face-down
+cards of each pile: the detector finds the visible top strip of every back (class ``BACK``), each strip is
+placed on the grid like a card, and a cascade's face-down count is the number of strips above its first
+face-up card (a squared packet of backs shows one strip: the stock counts as "1 or more").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +47,7 @@ _LAYOUTS: dict[str, dict[str, tuple[int, float, float]]] = {
     },
 }
 _FANNED_DOWN = ("t",)
+_HOLDS_BACKS = ("s", "t", "r")  # piles whose face-down cards can show (the waste and foundations are face up)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,7 @@ class Observation:
     game: str
     piles: dict[str, tuple[SeenCard, ...]]  # bottom first; only cards whose index was read
     unplaced: tuple[SeenCard, ...]  # reads that fit no pile of the layout
+    face_down: dict[str, int] = field(default_factory=dict)  # backs seen per pile (a squared packet: 1)
 
     def names(self) -> dict[str, list[str]]:
         return {p: [c.name for c in cards] for p, cards in self.piles.items()}
@@ -141,9 +145,13 @@ def assemble(dets: Detections, game: str) -> Observation:
     cards = reconcile(dets, card_h)
     xs = np.array([c.x for c in cards])
     ys = np.array([c.y for c in cards])
+    bx, by = _back_anchors(dets[dets.class_id == BACK], card_h, card_w)
     slope, icept = _top_line(xs, ys, card_h)
+    if np.any(by - (slope * bx + icept) < -0.25 * card_h):  # a back above the faces' top row (a fresh deal's
+        slope, icept = _top_line(np.concatenate([xs, bx]), np.concatenate([ys, by]), card_h)  # stock): refit
     resid = ys - (slope * xs + icept)
     split = [0 if r < 0.6 * card_h else 1 for r in resid]
+    back_rows = [0 if r < 0.6 * card_h else 1 for r in by - (slope * bx + icept)]
     # Is there a top row at all? Yes if one column holds two reads far more than a cascade step apart, or
     # if the layout's top row explains the reads better than tableau columns alone (a fresh deal has no
     # top-row card to read, and its first tableau cards would pass for one).
@@ -156,7 +164,8 @@ def assemble(dets: Detections, game: str) -> Observation:
     for rows in options:
         # Columns lean in perspective: a card in a cascade takes the column of the cascade's first card.
         col_x = xs[_cascade_heads(xs, ys, rows, card_h, card_w)]
-        score, fits = _fit_grid(col_x, rows, layout, card_w)
+        # backs are anchors of the grid too: a fresh deal's stock is the top row's only card
+        score, fits = _fit_grid(col_x, rows, layout, card_w, (bx, back_rows))
         if chosen is None or score >= chosen[0]:
             chosen = (score, rows, col_x, fits)
     assert chosen is not None
@@ -175,6 +184,7 @@ def assemble(dets: Detections, game: str) -> Observation:
             unplaced.append(cards[i])
         else:
             piles[best].append(i)
+    down = _face_down(bx, by, by - (slope * bx + icept), fits, layout, card_h, piles, ys)
     out: dict[str, tuple[SeenCard, ...]] = {}
     for pile, idx in piles.items():
         if pile.rstrip("0123456789") in _FANNED_DOWN:
@@ -184,7 +194,51 @@ def assemble(dets: Detections, game: str) -> Observation:
         elif idx:  # a squared packet shows one card: the most confident read is the top one
             idx = [max(idx, key=lambda i: cards[i].confidence)]
         out[pile] = tuple(cards[i] for i in idx)
-    return Observation(game, out, tuple(unplaced))
+    return Observation(game, out, tuple(unplaced), down)
+
+
+def _back_anchors(
+    backs: Detections, card_h: float, card_w: float
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Where the top-left index would be on each back whose top strip was seen: the strip's left end, a
+    little in (the grid is fitted on index anchors)."""
+    if len(backs) == 0:
+        return np.zeros(0), np.zeros(0)
+    b = backs.boxes.astype(np.float64)
+    strip_w = b[:, 2] - b[:, 0]
+    x = b[:, 0] + np.minimum(strip_w, card_w) * 0.1
+    y = b[:, 1] + 0.08 * card_h
+    return x, y
+
+
+def _face_down(
+    bx: npt.NDArray[np.float64], by: npt.NDArray[np.float64], resid: npt.NDArray[np.float64],
+    fits: dict[int, tuple[float, float]],
+    layout: dict[str, tuple[int, float, float]], card_h: float, piles: dict[str, list[int]],
+    ys: npt.NDArray[np.float64],
+) -> dict[str, int]:
+    """Backs seen per pile of the layout: strips placed on the fitted grid like cards; in a cascade only
+    strips above its first face-up card count (a strip lower down is a misdetection)."""
+    down = dict.fromkeys(layout, 0)
+    for x, y, r in zip(bx, by, resid, strict=True):
+        row = 0 if r < 0.6 * card_h else 1
+        x0, pitch = fits[row]
+        col = (x - x0) / pitch
+        best, dist = None, 0.55
+        for pile, (rr, start, extent) in layout.items():
+            d = max(start - col, col - (start + extent), 0.0)
+            if rr == row and d < dist and pile.rstrip("0123456789") in _HOLDS_BACKS:
+                best, dist = pile, d
+        if best is None:
+            continue
+        if best.rstrip("0123456789") in _FANNED_DOWN:
+            first = min((float(ys[i]) for i in piles[best]), default=None)
+            if first is not None and y > first + 0.05 * card_h:
+                continue
+            down[best] += 1
+        else:
+            down[best] = 1  # a squared packet shows one back, however many lie under it
+    return down
 
 
 def _top_line(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], card_h: float) -> tuple[float, float]:
@@ -236,31 +290,45 @@ def _row_score(cols: npt.NDArray[np.float64], slots: list[tuple[float, float]]) 
 
 
 def _fit_grid(
-    xs: npt.NDArray[np.float64], rows: list[int], layout: dict[str, tuple[int, float, float]], card_w: float
+    xs: npt.NDArray[np.float64], rows: list[int], layout: dict[str, tuple[int, float, float]], card_w: float,
+    backs: tuple[npt.NDArray[np.float64], list[int]] = (np.zeros(0), []),
 ) -> tuple[float, dict[int, tuple[float, float]]]:
     """Fit score and origin and pitch (px) of each row's column grid, fitted together: the top row lies above the
     tableau with the same columns, a little smaller in perspective (farther from the camera); an empty
-    first column is told apart from a missing one by the row above."""
-    r = np.array(rows)
-    x1, x0s = xs[r == 1], xs[r == 0]
+    first column is told apart from a missing one by the row above. ``backs`` (anchors, rows) are face-down
+    strips: they score only on slots of piles that hold face-down cards (a back in the top row is the stock,
+    never the waste)."""
+    r, rb = np.array(rows, dtype=np.int64), np.array(backs[1], dtype=np.int64)
+    row_x = {row: xs[r == row] for row in (0, 1)}
+    row_b = {row: backs[0][rb == row] for row in (0, 1)}
     slots = {row: [(s, e) for rr, s, e in layout.values() if rr == row] for row in (0, 1)}
-    anchors = x1 if len(x1) else x0s
-    anchor_row = 1 if len(x1) else 0
+    back_slots = {
+        row: [(s, e) for p, (rr, s, e) in layout.items() if rr == row and p.rstrip("0123456789") in _HOLDS_BACKS]
+        for row in (0, 1)
+    }
+
+    def row_score(row: int, origin: float, pitch: float) -> float:
+        return _row_score((row_x[row] - origin) / pitch, slots[row]) + _row_score(
+            (row_b[row] - origin) / pitch, back_slots[row]
+        )
+
+    anchor_row = 1 if len(row_x[1]) or len(row_b[1]) else 0
+    anchors = np.concatenate([row_x[anchor_row], row_b[anchor_row]])
     best = (-1.0, 0.0, 1.0, 0.0, 1.0)
     for pitch in card_w * np.linspace(1.05, 1.45, 17):
         for x in anchors:
             for start, _ in slots[anchor_row]:
                 origin = float(x - start * pitch)
                 if anchor_row == 0:
-                    score = _row_score((x0s - origin) / pitch, slots[0])
+                    score = row_score(0, origin, float(pitch))
                     cand = (score, origin, float(pitch), origin, float(pitch))
                 else:
-                    base = _row_score((x1 - origin) / pitch, slots[1])
+                    base = row_score(1, origin, float(pitch))
                     top = (0.0, origin, float(pitch))
                     for shrink in (0.86, 0.92, 0.98):
-                        for shift in (-0.3, -0.15, 0.0, 0.15, 0.3):
+                        for shift in (-0.6, -0.45, -0.3, -0.15, 0.0, 0.15, 0.3, 0.45, 0.6):
                             o2, p2 = origin + shift * pitch, pitch * shrink
-                            sc = _row_score((x0s - o2) / p2, slots[0]) - 0.05 * abs(shift)
+                            sc = row_score(0, o2, p2) - 0.05 * abs(shift)
                             if sc > top[0] + 1e-6:
                                 top = (sc, o2, p2)
                     cand = (base + top[0], top[1], top[2], origin, float(pitch))
@@ -269,9 +337,10 @@ def _fit_grid(
     return best[0], {0: (best[1], best[2]), 1: (best[3], best[4])}
 
 
-def to_table(obs: Observation) -> tuple[Table, tuple[Problem, ...]]:
+def to_table(obs: Observation, *, face_down: bool = False) -> tuple[Table, tuple[Problem, ...]]:
     """The observation as an engine table. Klondike foundations are filled from their top card (A up to
-    it); cards not read are left out (face-down counts are not observed yet)."""
+    it); cards not read are left out. With ``face_down``, each cascade gets its observed face-down cards as
+    unknown cards (``??``) under its face-up ones (a squared packet's count is not observable: left out)."""
     game = find_game(obs.game)
     ids = Table.dealt(game, 0).pile_ids
     piles: dict[str, list[str]] = {p: [] for p in ids}
@@ -280,6 +349,8 @@ def to_table(obs: Observation) -> tuple[Table, tuple[Problem, ...]]:
         if layout_name(obs.game) == "klondike" and pile.startswith("f") and names and names[-1] != UNKNOWN:
             top = names[-1]
             names = [r + top[-1] for r in RANKS[: RANKS.index(top[:-1]) + 1]]
+        if face_down and pile.rstrip("0123456789") in _FANNED_DOWN:
+            names = [UNKNOWN] * obs.face_down.get(pile, 0) + names
         if pile in piles:
             piles[pile] = names
     return read_table({"game": game.name, "piles": piles})

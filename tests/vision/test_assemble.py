@@ -15,7 +15,7 @@ from vision.detections import Detections
 from vision.synth import RenderOptions, render_scene
 
 sys.path.insert(0, str(Path(__file__).parent))
-from truth_dets import truth_detections, visible_piles
+from truth_dets import truth_detections, visible_face_down, visible_piles
 
 
 def _playout(game: str, seed: int, moves: int) -> dict[str, list[tuple[str | None, bool]]]:
@@ -37,8 +37,25 @@ def test_piles_from_perfect_reads(game: str, seed: int, tilt: float) -> None:
     obs = assemble(truth_detections(truth), game)
     want = visible_piles(truth)
     assert obs.names() == {p: want.get(p, []) for p in obs.piles}
+    down = visible_face_down(truth)
+    assert obs.face_down == {p: down.get(p, 0) for p in obs.piles}
     table, _ = to_table(obs)
     assert table.game.name.lower().startswith(game)
+    with_backs, _ = to_table(obs, face_down=True)
+    for pile in obs.piles:
+        if pile.startswith("t"):
+            assert with_backs.face_down_count(pile) == down.get(pile, 0)
+
+
+@pytest.mark.parametrize(("seed", "tilt"), [(1, 0.0), (5, 35.0)])
+def test_face_down_counts_of_a_fresh_deal(seed: int, tilt: float) -> None:
+    piles = Table.dealt(find_game("klondike"), seed).piles_view()
+    _, truth = render_scene("klondike", piles, deck="paris", seed=seed,
+                            options=RenderOptions(max_tilt=tilt, hand_probability=0))
+    obs = assemble(truth_detections(truth), "klondike")
+    assert obs.face_down == {"s": 1, "w": 0, "f1": 0, "f2": 0, "f3": 0, "f4": 0,
+                             **{f"t{i}": i - 1 for i in range(1, 8)}}
+    assert obs.names() == {p: ([str(piles[p][-1][0])] if p.startswith("t") else []) for p in obs.piles}
 
 
 def test_duplicate_read_is_resolved_by_confidence_and_second_opinion() -> None:

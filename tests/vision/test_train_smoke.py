@@ -53,8 +53,8 @@ def test_shipped_classifier_gives_its_embedding() -> None:
 
 
 def test_back_strips_count_the_face_down_cards_of_a_cascade() -> None:
-    from models.data import back_strips
     from vision.synth import RenderOptions, render_scene
+    from vision.synth.truth import back_strips
 
     piles: dict[str, list[tuple[str | None, bool]]] = {
         "t1": [(None, False)] * 4 + [("7H", True)],

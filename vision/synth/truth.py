@@ -11,6 +11,9 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import cv2
+import numpy as np
+
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
 
@@ -94,3 +97,44 @@ class SceneTruth:
             for c in d["cards"]
         )
         return SceneTruth(d["game"], d["deck"], int(d["seed"]), camera, cards, int(d["hands"]), dict(d["settings"]))
+
+
+BACK_STRIP = 0.14  # a face-down card's top strip as a share of the card's height: what a cascade shows of it
+
+
+def back_strips(truth: SceneTruth, size: tuple[int, int]) -> list[tuple[float, float, float, float, float]]:
+    """(x0, y0, x1, y1, hidden) in image pixels of the top strip of every face-down card in the image: in a
+    cascade that strip is all one sees of a back, so counting strips counts the face-down cards. ``hidden``
+    is the share of the strip covered by cards drawn later (``truth.cards`` is in draw order)."""
+    return [box for _, box in back_strips_by_card(truth, size)]
+
+
+def back_strips_by_card(
+    truth: SceneTruth, size: tuple[int, int]
+) -> list[tuple[CardTruth, tuple[float, float, float, float, float]]]:
+    """:func:`back_strips` with the face-down card each strip belongs to."""
+    w, h = size
+    out = []
+    quads = [np.array(c.image, np.float64) for c in truth.cards]
+    for k, c in enumerate(truth.cards):
+        if c.face_up or c.hidden > 0.98:
+            continue
+        q = quads[k]
+        strip = np.array([q[0], q[1], q[1] + (q[2] - q[1]) * BACK_STRIP, q[0] + (q[3] - q[0]) * BACK_STRIP])
+        x0, y0 = np.floor(strip.min(0)).astype(int) - 1
+        x1, y1 = np.ceil(strip.max(0)).astype(int) + 1
+        if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(strip - (x0, y0)).astype(np.int32)], 1)
+        area = int(mask.sum())
+        if area == 0:
+            continue
+        for later in quads[k + 1 :]:
+            if later[:, 0].max() < x0 or later[:, 0].min() > x1 or later[:, 1].max() < y0 or later[:, 1].min() > y1:
+                continue
+            cv2.fillPoly(mask, [np.round(later - (x0, y0)).astype(np.int32)], 0)
+        hidden = 1.0 - float(mask.sum()) / area
+        lo, hi = strip.min(0), strip.max(0)
+        out.append((c, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), hidden)))
+    return out
