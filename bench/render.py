@@ -2,12 +2,14 @@
 
 Run from the repository root: ``OMP_NUM_THREADS=1 .venv/bin/python -m bench.render [--scenes 40]``.
 Deterministic seeds; the deck cache is filled before timing (first use of a deck rasterises its SVG, seconds
-per deck, not counted).
+per deck, not counted). Prints scenes per CPU second of this process (steady on a shared machine) and per wall
+second, with the load average, since a loaded machine slows both.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import time
@@ -64,7 +66,7 @@ def main() -> None:
         load_deck(find_deck(d))
     print(
         f"cadogan render bench: {platform.processor() or platform.machine()}, python {platform.python_version()},"
-        f" opencv {cv2.__version__}, 1 thread"
+        f" opencv {cv2.__version__}, 1 thread, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     run(4, RenderOptions(), "warm-up")
     run(args.scenes, RenderOptions(), "full (hands, light, camera)")

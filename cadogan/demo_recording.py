@@ -85,9 +85,13 @@ def demo_recording(
     moves_after: int = 5,
     refresh: bool = False,
 ) -> Recording:
-    from vision.synth import render_video
+    from vision.synth import render_video, renderer_version
 
-    name = f"{GAME}-seed{SEED}-{DECK}-{size[0]}x{size[1]}-{fps:g}fps-{moves_before}-{moves_after}-v{VERSION}"
+    # Keyed on the renderer's source too: a changed renderer must not serve a recording drawn by an older one.
+    name = (
+        f"{GAME}-seed{SEED}-{DECK}-{size[0]}x{size[1]}-{fps:g}fps-{moves_before}-{moves_after}-v{VERSION}"
+        f"-r{renderer_version()}"
+    )
     folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     video, truth = folder / f"{name}.mp4", folder / f"{name}.json"

@@ -6,7 +6,7 @@ See docs/synth.md.
 """
 
 from vision.synth.decks import DECKS, Deck, DeckSplit, find_deck
-from vision.synth.scene import RenderOptions, Shot, render_frame, render_scene
+from vision.synth.scene import RenderOptions, Shot, render_frame, render_scene, renderer_version
 from vision.synth.truth import CameraTruth, CardTruth, IndexTruth, SceneTruth
 from vision.synth.video import render_video
 
@@ -24,4 +24,5 @@ __all__ = [
     "render_frame",
     "render_scene",
     "render_video",
+    "renderer_version",
 ]

@@ -24,8 +24,12 @@ def _noise(rng: np.random.Generator, x: F32, y: F32, cell_mm: float) -> F32:
     """Smooth value noise of feature size ``cell_mm`` sampled at table points (x, y)."""
     n = 64
     grid = rng.random((n, n)).astype(np.float32)
-    u = np.mod(x / cell_mm, n - 1).astype(np.float32)
-    v = np.mod(y / cell_mm, n - 1).astype(np.float32)
+    # Wrapped to one period here (remap's fixed-point coordinates would overflow far out), seamlessly: the grid
+    # tiles with period n, and BORDER_WRAP interpolates across its last column into its first.
+    u = np.asarray(x, np.float32) * np.float32(1.0 / cell_mm)
+    v = np.asarray(y, np.float32) * np.float32(1.0 / cell_mm)
+    u -= np.floor(u * np.float32(1.0 / n)) * np.float32(n)
+    v -= np.floor(v * np.float32(1.0 / n)) * np.float32(n)
     return cv2.remap(grid, u, v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
 
 
@@ -68,13 +72,17 @@ def table_image(rng: np.random.Generator, kind: str, homography: F64, size: tupl
     elif kind == "cloth":
         base = _muted(rng.uniform(60, 220, 3))
         f = rng.uniform(1.2, 3.0)
-        weave = np.sin(u * f) * np.sin(v * f)
+        # The weave (2-5 mm) is finer than the texture grid far from the camera: there it fades to its average
+        # instead of aliasing into moire rings.
+        gx, gy = np.gradient(x), np.gradient(y)
+        step = np.maximum(np.hypot(gx[1], gy[1]), np.hypot(gx[0], gy[0]))  # mm between grid samples
+        weave = np.sin(u * f) * np.sin(v * f) * np.clip(1.5 - step * f / math.pi, 0.0, 1.0)
         lum = 0.85 + 0.07 * weave + 0.1 * _noise(rng, x, y, 80.0)
     elif kind == "plastic":
         base = _muted(rng.uniform(80, 240, 3))
         lum = 0.9 + 0.1 * _noise(rng, x, y, 400.0)
     if kind not in ("check", "stripes"):
-        img = (base[None, None, :] / 255.0) * lum[..., None]
+        img = (base[None, None, :] / 255.0).astype(np.float32) * lum[..., None]
     else:  # patterned covers: gingham checks or stripes
         base = rng.uniform(120, 240, 3)
         other = rng.uniform(20, 140, 3)
@@ -86,7 +94,7 @@ def table_image(rng: np.random.Generator, kind: str, homography: F64, size: tupl
         m3 = mix_soft[..., None]
         lum3 = (base[None, None, :] * (1 - m3) + other[None, None, :] * m3) / 255.0
         img = lum3 * (0.9 + 0.1 * _noise(rng, x, y, 60.0))[..., None]
-    small = cv2.convertScaleAbs(img.astype(np.float32), alpha=255.0)
+    small = cv2.convertScaleAbs(np.asarray(img, np.float32), alpha=255.0)
     out: U8 = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     return out
 

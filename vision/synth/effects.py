@@ -7,6 +7,7 @@ Every setting drawn is returned so the truth records how the picture was made.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -17,8 +18,59 @@ F32 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dt
 U8 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
 
 
-def light(rng: np.random.Generator, canvas: U8, strength: float = 1.0) -> dict[str, float]:
-    """Multiply by a smooth illumination field (lamp falloff, a person's shadow) and add specular glare."""
+@dataclass(frozen=True, slots=True)
+class Sensor:
+    """The camera's settings for one shot, drawn before anything is applied (the white balance joins the light)."""
+
+    sigma: float  # focus blur
+    sharpen: float  # firmware unsharp mask amount
+    motion: int  # motion blur length, px
+    motion_angle: float
+    wb: tuple[float, float, float]  # per-channel gain (BGR) of a white balance that guessed wrong
+    exposure: float
+    gamma: float
+    noise: float  # grey levels
+    quality: int  # JPEG
+
+    @staticmethod
+    def draw(rng: np.random.Generator, strength: float = 1.0) -> Sensor:
+        sigma = float(rng.uniform(0.3, 1.2) * strength) if rng.random() < 0.5 else 0.0
+        # Webcams sharpen in firmware: real index crops carry more edge energy than a clean render (docs/synth.md).
+        sharpen = float(rng.uniform(0.4, 1.5) * strength) if rng.random() < 0.75 else 0.0
+        length = int(rng.integers(3, 10) * strength) if rng.random() < 0.2 * strength else 0
+        angle = float(rng.uniform(0, 180)) if length >= 2 else 0.0
+        # Auto white balance that guessed the room light wrong: real webcams (eyeplay-dev) reach B/R ~ 1.27.
+        wb = np.exp(rng.normal(0, 0.1 * strength, 3))
+        exposure = float(np.exp(rng.normal(-0.05, 0.22 * strength)))  # rooms are dimmer than a lamp-lit desk
+        gamma = float(rng.uniform(0.85, 1.15))
+        noise = float(rng.uniform(1.0, 7.0) * strength)
+        quality = int(rng.integers(45, 96))
+        return Sensor(
+            sigma, sharpen, length, angle, (float(wb[0]), float(wb[1]), float(wb[2])), exposure, gamma, noise, quality
+        )
+
+    def settings(self) -> dict[str, float]:
+        return {
+            "focus_blur_sigma": round(self.sigma, 3),
+            "sharpen": round(self.sharpen, 3),
+            "motion_blur_px": float(self.motion),
+            "wb_b": round(self.wb[0], 3),
+            "wb_r": round(self.wb[2], 3),
+            "exposure": round(self.exposure, 3),
+            "gamma": round(self.gamma, 3),
+            "noise_std": round(self.noise, 3),
+            "jpeg_quality": float(self.quality),
+        }
+
+
+def light(
+    rng: np.random.Generator,
+    canvas: U8,
+    strength: float = 1.0,
+    wb: tuple[float, float, float] = (1.0, 1.0, 1.0),
+) -> dict[str, float]:
+    """Multiply by a smooth illumination field (lamp falloff, a person's shadow) tinted by the light's colour and
+    by the camera's white balance ``wb`` (both per channel, so one gain does both), and add specular glare."""
     h, w = canvas.shape[:2]
     gh, gw = 9, 16
     yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
@@ -31,9 +83,9 @@ def light(rng: np.random.Generator, canvas: U8, strength: float = 1.0) -> dict[s
         a = rng.uniform(0, np.pi)
         edge = (xx - gw / 2) * np.cos(a) + (yy - gh / 2) * np.sin(a) - rng.uniform(-4, 4)
         field *= 1 - shadow * (1 / (1 + np.exp(-edge * rng.uniform(0.8, 3))))
-    field_full = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     tint = np.array([1.0, 1.0, 1.0], np.float32) + rng.normal(0, 0.03, 3).astype(np.float32)
-    gain = cv2.merge([field_full * float(t) for t in tint])
+    field_full = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    gain = cv2.merge([field_full * float(t * b) for t, b in zip(tint, wb, strict=True)])
     canvas[:] = cv2.multiply(canvas, gain, dtype=cv2.CV_8U)
     glare = 0.0
     if rng.random() < 0.4 * strength:  # a lamp reflected in glossy card stock or a varnished table
@@ -49,56 +101,29 @@ def light(rng: np.random.Generator, canvas: U8, strength: float = 1.0) -> dict[s
     return {"light_falloff": round(falloff, 3), "cast_shadow": round(shadow, 3), "glare": round(glare, 3)}
 
 
-def camera_effects(
-    rng: np.random.Generator, img: U8, strength: float = 1.0, noise_rng: np.random.Generator | None = None
-) -> tuple[U8, dict[str, float]]:
-    """Optics and sensor on the photo: focus and motion blur, white balance, exposure, noise, JPEG.
-
-    ``noise_rng`` (default ``rng``) draws only the sensor noise: a video keeps its settings and changes its noise.
-    """
-    s: dict[str, float] = {}
-    sigma = float(rng.uniform(0.3, 1.2) * strength) if rng.random() < 0.5 else 0.0
-    if sigma > 0.25:
-        img = cv2.GaussianBlur(img, (0, 0), sigma)
-    s["focus_blur_sigma"] = round(sigma, 3)
-    # Webcams sharpen in firmware: real index crops carry more edge energy than a clean render (docs/synth.md).
-    sharpen = float(rng.uniform(0.4, 1.5) * strength) if rng.random() < 0.75 else 0.0
-    if sharpen > 0:
-        img = cv2.addWeighted(img, 1 + sharpen, cv2.GaussianBlur(img, (0, 0), 1.2), -sharpen, 0)
-    s["sharpen"] = round(sharpen, 3)
-    length = int(rng.integers(3, 10) * strength) if rng.random() < 0.2 * strength else 0
+def camera_effects(img: U8, sensor: Sensor, noise_rng: np.random.Generator) -> U8:
+    """Optics and sensor on the (lit, white-balanced) photo: focus and motion blur, sharpening, exposure and tone
+    curve, noise, JPEG. ``noise_rng`` draws only the sensor noise: a video keeps its settings, changes its noise."""
+    if sensor.sigma > 0.25:
+        img = cv2.GaussianBlur(img, (0, 0), sensor.sigma)
+    if sensor.sharpen > 0:
+        img = cv2.addWeighted(img, 1 + sensor.sharpen, cv2.GaussianBlur(img, (0, 0), 1.2), -sensor.sharpen, 0)
+    length = sensor.motion
     if length >= 2:
         k = np.zeros((length, length), np.float32)
         k[length // 2, :] = 1.0
-        rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
+        rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), sensor.motion_angle, 1.0)
         kern: F32 = cv2.warpAffine(k, rot, (length, length))
         img = cv2.filter2D(img, -1, kern / max(float(kern.sum()), 1e-6))
-    s["motion_blur_px"] = float(length)
-    # Auto white balance that guessed the room light wrong: real webcams (eyeplay-dev) reach B/R ~ 1.27.
-    wb = np.exp(rng.normal(0, 0.1 * strength, 3))
-    exposure = float(np.exp(rng.normal(-0.05, 0.22 * strength)))  # rooms are dimmer than a lamp-lit desk
-    gamma = float(rng.uniform(0.85, 1.15))
-    # White balance, exposure and the tone curve in one table lookup per channel.
+    # Exposure and the tone curve in one table lookup, the same for every channel (white balance went earlier).
     ramp = np.arange(256, dtype=np.float64) / 255.0
-    lut = np.stack([np.clip(ramp * g * exposure, 0, 1) ** gamma for g in wb], axis=1)
-    img = cv2.LUT(img, np.round(lut * 255).astype(np.uint8).reshape(256, 1, 3))
-    s.update(
-        wb_b=round(float(wb[0]), 3),
-        wb_r=round(float(wb[2]), 3),
-        exposure=round(exposure, 3),
-        gamma=round(gamma, 3),
-    )
-    noise = float(rng.uniform(1.0, 7.0) * strength)
-    if noise > 0.5:
-        # Shot noise grows with brightness, read noise does not: std = noise * (0.4 + 0.6 * level).
-        img = _add_noise(noise_rng or rng, img, noise)
-    s["noise_std"] = round(noise, 3)
-    quality = int(rng.integers(45, 96))
-    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    lut = np.clip(ramp * sensor.exposure, 0, 1) ** sensor.gamma
+    img = cv2.LUT(img, np.round(lut * 255).astype(np.uint8))
+    if sensor.noise > 0.5:
+        img = _add_noise(noise_rng, img, sensor.noise)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, sensor.quality])
     dec = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
-    out = np.asarray(dec if dec is not None else img, np.uint8)
-    s["jpeg_quality"] = float(quality)
-    return out, s
+    return np.asarray(dec if dec is not None else img, np.uint8)
 
 
 @functools.lru_cache(maxsize=4)
@@ -115,7 +140,14 @@ def _add_noise(rng: np.random.Generator, img: U8, std: float) -> U8:
     n = _noise_bank(h, w)[oy : oy + h, ox : ox + w]
     if rng.random() < 0.5:
         n = n[::-1]
-    # Shot noise grows with brightness, read noise does not: std = std * (0.5 + 0.5 * level / 128).
-    level = cv2.convertScaleAbs(img, alpha=0.5 / 128.0 * 64, beta=0.5 * 64).astype(np.int16)
-    noisy = cv2.add(img.astype(np.int16), (n * level.astype(np.int16)) // int(4096 / max(std, 0.1)), dtype=cv2.CV_16S)
-    return np.clip(noisy, 0, 255).astype(np.uint8)
+    # Shot noise grows with brightness, read noise does not: std = std * (0.5 + 0.5 * img / 128). The bank holds
+    # 64 units per sigma, so the noise is bank * level / 512 with level = std / 8 * (32 + img / 4): 8-bit level,
+    # 16-bit product, a shift for the division.
+    level = cv2.convertScaleAbs(img, alpha=std / 32.0, beta=4.0 * std)
+    if std <= 8:  # 320 * 12 * std fits 16 bits
+        noise = (n * level.astype(np.int16)) >> 9
+    else:  # effects stronger than the default
+        noise = np.clip((n * level.astype(np.int32)) >> 9, -128, 127)
+    noise += 128  # |noise| < 128: as unsigned bytes around 128, one saturating add puts it on the image
+    out: U8 = cv2.addWeighted(img, 1.0, noise.astype(np.uint8), 1.0, -128.0)
+    return out

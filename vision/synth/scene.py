@@ -8,8 +8,10 @@ then blur, colour, noise and compress it. Occlusion is measured in the canvas wi
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -20,8 +22,9 @@ from engine.errors import CadoganError
 from vision.synth.artwork import BACK, CARD_H_MM, CARD_H_PX, CARD_W_MM, CardArt, load_deck
 from vision.synth.background import KINDS, draw_clutter, table_image
 from vision.synth.camera import Camera, sample_camera, undistort_map
+from vision.synth.compose import draw_card, draw_edge
 from vision.synth.decks import Deck, find_deck
-from vision.synth.effects import camera_effects, light
+from vision.synth.effects import Sensor, camera_effects, light
 from vision.synth.hands import draw_hand
 from vision.synth.layout import Piles, Placed, card_corners, local_to_table, place
 from vision.synth.truth import CameraTruth, CardTruth, IndexTruth, SceneTruth, quad
@@ -29,7 +32,8 @@ from vision.synth.truth import CameraTruth, CardTruth, IndexTruth, SceneTruth, q
 F32 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
 F64 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
 U8 = npt.NDArray[Any]  # ditto
-_HAND, _NONE = -2, -1
+_HAND, _NONE, _EDGE = -2, -1, -3  # id buffer: a hand, nothing, the side of a packet
+CARD_THICK_MM = 0.3  # a playing card: a 24-card stock stands 7 mm tall
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +50,94 @@ class RenderOptions:
 _SHADES = (0.9, 0.94, 0.98, 1.02)  # paper catching the light a little differently, card to card
 
 
+def _place(game: str, piles: Piles, seed: int) -> list[Placed]:
+    """``layout.place``, remembered: a photo places its cards twice (framing, drawing), a video once a frame."""
+    key = tuple((pile, tuple(cards)) for pile, cards in piles.items())
+    return list(_place_cached(game, key, seed))
+
+
+@functools.lru_cache(maxsize=64)
+def _place_cached(
+    game: str, key: tuple[tuple[str, tuple[tuple[str | None, bool], ...]], ...], seed: int
+) -> tuple[Placed, ...]:
+    return tuple(place(game, {pile: list(cards) for pile, cards in key}, seed))
+
+
+@functools.cache
+def renderer_version() -> str:
+    """A short hash of the renderer's source: caches of rendered output (the demo recording) key on it, so a
+    changed renderer never serves a picture drawn by an older one."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _squared(below: Placed, p: Placed) -> bool:
+    """``p`` lies squared on ``below`` (same packet), not fanned from it."""
+    return below.pile == p.pile and math.hypot(below.x - p.x, below.y - p.y) < 3.0
+
+
+def _depths(placed: list[Placed], squared: list[bool]) -> list[float]:
+    """How far (mm) each card's face lies below the top face of its pile: a squared packet has thickness.
+
+    The top face stays on the table plane (z = 0), where its truth quad says, and the cards under it go down:
+    seen through a camera this is the same packet as one standing on the table. Cascades and fans lie flat.
+    """
+    depth = [0.0] * len(placed)
+    for i in range(len(placed) - 2, -1, -1):
+        if squared[i + 1]:
+            depth[i] = depth[i + 1] + CARD_THICK_MM
+        elif placed[i + 1].pile == placed[i].pile:
+            depth[i] = depth[i + 1]
+    return depth
+
+
+def _offset(ox: int, oy: int) -> F64:
+    return np.array([[1, 0, -ox], [0, 1, -oy], [0, 0, 1]], np.float64)
+
+
+def _plane_homography(cam: Camera, z: float) -> F64:
+    """Table mm (x, y) on the plane ``z`` mm below the table top -> undistorted image px."""
+    if z == 0:
+        return cam.homography()
+    r, _ = cv2.Rodrigues(np.array(cam.rvec, np.float64))
+    h = cam.matrix() @ np.column_stack([r[:, 0], r[:, 1], z * r[:, 2] + np.array(cam.tvec)])
+    return np.asarray(h / h[2, 2], np.float64)
+
+
+def _project(cam: Camera, pts: F64, z: F64) -> F64:
+    """Table mm (x, y) at depths ``z`` (mm below the table top) -> distorted image px, as ``Camera.project``."""
+    obj = np.column_stack([pts, z]).astype(np.float64)
+    img, _ = cv2.projectPoints(obj, np.array(cam.rvec), np.array(cam.tvec), cam.matrix(), np.array(cam.dist))
+    return np.asarray(img.reshape(-1, 2), np.float64)
+
+
+def _edge_colour(p: Placed) -> tuple[float, float, float]:
+    """Card stock seen edge on: off-white, darker than the face (it faces sideways), every other card a shade
+    darker (the thin gaps between cards)."""
+    k = 0.8 * _SHADES[p.shade % len(_SHADES)] * (0.93 if p.index % 2 else 1.0)
+    return (208 * k, 216 * k, 222 * k)
+
+
+def _to_canvas(pts: F64, hom: F64) -> F64:
+    out: F64 = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(-1, 2)
+    return out
+
+
 @functools.lru_cache(maxsize=4096)
 def _mip(deck: Deck, name: str, level: int, shade: int) -> U8:
-    """The bitmap pyramid level nearest the drawn size (no aliasing when cards are small), pre-shaded."""
+    """The bitmap pyramid level nearest the drawn size (no aliasing when cards are small), pre-shaded and
+    premultiplied."""
     img = load_deck(deck)[name].image
     for _ in range(level):
         img = cv2.pyrDown(img)
     out = img.copy()
-    out[:, :, :3] = cv2.convertScaleAbs(img[:, :, :3], alpha=_SHADES[shade])
+    # Premultiplied by alpha: warping blends the rim with nothing rather than with the colour of transparent pixels.
+    a = img[:, :, 3]
+    out[:, :, :3] = cv2.multiply(
+        cv2.convertScaleAbs(img[:, :, :3], alpha=_SHADES[shade]), cv2.merge([a, a, a]), scale=1 / 255
+    )
     return out
 
 
@@ -83,52 +167,6 @@ def _card_hidden(ids: npt.NDArray[np.int16], poly: F64, own: int, area: int) -> 
     x1, y1 = np.minimum(np.ceil(poly.max(0)).astype(int) + 3, [w, h])
     seen = int(np.count_nonzero(ids[y0:y1, x0:x1] == own))
     return round(max(0.0, 1.0 - seen / area), 4)
-
-
-def _draw_card(
-    canvas: U8,
-    ids: npt.NDArray[np.int16],
-    bitmap: U8,
-    dst: F64,
-    own: int,
-    shadow: float,
-    px_per_mm: float,
-) -> int:
-    """Composite one card; returns how many canvas pixels its paper covers (rounded corners excluded)."""
-    ch, cw = canvas.shape[:2]
-    pad = math.ceil(2.5 * px_per_mm) + 2
-    x0, y0 = np.floor(dst.min(0)).astype(int) - pad
-    x1, y1 = np.ceil(dst.max(0)).astype(int) + pad
-    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)
-    if cx1 <= cx0 or cy1 <= cy0:
-        return 0
-    bh, bw = bitmap.shape[:2]
-    src = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float32)
-    m = cv2.getPerspectiveTransform(src, (dst - [cx0, cy0]).astype(np.float32))
-    # Bitmap pixel centres sit at +0.5: shift so the art's outer edge lands exactly on the card outline.
-    m = m @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
-    warped = cv2.warpPerspective(
-        bitmap,
-        m,
-        (cx1 - cx0, cy1 - cy0),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=(0, 0, 0, 0),
-    )
-    a = warped[:, :, 3].astype(np.float32) / 255.0
-    roi = canvas[cy0:cy1, cx0:cx1]
-    if shadow > 0:  # contact shadow: the card sits a hair above what is under it
-        dx, dy = round(0.4 * px_per_mm), round(0.7 * px_per_mm)
-        k = max(3, round(1.6 * px_per_mm) | 1)
-        sh = np.zeros_like(warped[:, :, 3])
-        sh[dy:, dx:] = warped[: sh.shape[0] - dy, : sh.shape[1] - dx, 3]
-        keep = 1 - (shadow / 255.0) * cv2.blur(sh, (k, k)).astype(np.float32)
-        roi[:] = cv2.blendLinear(roi, np.zeros_like(roi), keep, 1 - keep)
-    colour = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR)
-    roi[:] = cv2.blendLinear(colour, roi, a, 1 - a)
-    mine = a > 0.5
-    ids[cy0:cy1, cx0:cx1][mine] = own
-    return int(np.count_nonzero(mine))
 
 
 def _camera_truth(cam: Camera) -> CameraTruth:
@@ -186,7 +224,7 @@ class Shot:
         game: str, tables: list[Piles], deck: Deck, seed: int, size: tuple[int, int], options: RenderOptions
     ) -> Shot:
         """One camera framing every table of ``tables`` (one for a photo, all of them for a video)."""
-        pts = [card_corners(p) for piles in tables for p in place(game, piles, seed)]
+        pts = [card_corners(p) for piles in tables for p in _place(game, piles, seed)]
         allpts = np.vstack(pts) if pts else np.array([[0.0, 0.0], [500.0, 300.0]])
         bbox = (
             float(allpts[:, 0].min()),
@@ -212,7 +250,7 @@ def render_frame(
     random hands; ``frame`` changes only the sensor noise."""
     d, seed, cam, bbox, opts = shot.deck, shot.seed, shot.camera, shot.bbox, shot.options
     arts = load_deck(d)
-    placed = place(game, piles, seed)
+    placed = _place(game, piles, seed)
     outlines = [card_corners(p) for p in placed]
     mx, my = undistort_map(cam)
     w, h = cam.size
@@ -221,7 +259,7 @@ def render_frame(
     oy = math.floor(max(float(my.min()), -h)) - 2
     cw = math.ceil(min(float(mx.max()), 2.0 * w)) + 3 - ox
     chh = math.ceil(min(float(my.max()), 2.0 * h)) + 3 - oy
-    hom = np.array([[1, 0, -ox], [0, 1, -oy], [0, 0, 1]], np.float64) @ cam.homography()
+    hom = _offset(ox, oy) @ cam.homography()
     # Independent streams: the same seed gives the same table, light and hands whatever the cards are.
     r_table = np.random.default_rng([seed, 3])
     kind = opts.table or str(r_table.choice(KINDS))
@@ -229,19 +267,25 @@ def render_frame(
     n_clutter = draw_clutter(r_table, canvas, hom, bbox) if opts.clutter else 0
     ids = np.full((chh, cw), _NONE, np.int16)
     shadow = float(r_table.uniform(0.25, 0.55)) * min(1.0, opts.effects + 0.3)
-    canvas_quads: list[F64] = []
+    # A card squared on the one below casts no shadow worth drawing (and packets are most of the cards).
+    squared = [i > 0 and _squared(placed[i - 1], p) for i, p in enumerate(placed)]
+    depth = _depths(placed, squared)
+    homs = {
+        z: _offset(ox, oy) @ _plane_homography(cam, z) for z in sorted(set(depth) | {d + CARD_THICK_MM for d in depth})
+    }
+    canvas_quads = [_to_canvas(outline, homs[z]) for outline, z in zip(outlines, depth, strict=True)]
     areas: list[int] = []
-    for i, (p, outline) in enumerate(zip(placed, outlines, strict=True)):
-        dst = cv2.perspectiveTransform(outline.reshape(-1, 1, 2), hom).reshape(-1, 2)
-        canvas_quads.append(dst)
+    for i, (p, dst) in enumerate(zip(placed, canvas_quads, strict=True)):
         px_per_mm = float(np.linalg.norm(dst[1] - dst[0])) / CARD_W_MM
-        level = int(np.clip(math.floor(math.log2(max(CARD_H_PX / max(px_per_mm * CARD_H_MM, 1.0), 1.0))), 0, 3))
+        level = min(3, max(0, math.floor(math.log2(max(CARD_H_PX / max(px_per_mm * CARD_H_MM, 1.0), 1.0)))))
         name = p.card if p.face_up and p.card is not None else BACK
         bitmap = _mip(d, name, level, p.shade % len(_SHADES))
-        # A card squared on the one below casts no shadow worth drawing (and packets are most of the cards).
-        below = placed[i - 1] if i else None
-        squared = below is not None and below.pile == p.pile and math.hypot(below.x - p.x, below.y - p.y) < 3.0
-        areas.append(_draw_card(canvas, ids, bitmap, dst, i, 0.0 if squared else shadow, px_per_mm))
+        if squared[i] or (i + 1 < len(placed) and squared[i + 1]):  # in a packet: its edge shows at the side
+            under = _to_canvas(outlines[i], homs[depth[i] + CARD_THICK_MM])
+            draw_edge(canvas, ids, dst, under, _edge_colour(p), _EDGE)
+        # The packet's bottom card casts the shadow of the whole packet: longer and softer the taller it is.
+        cast, height = (0.0, 0.0) if squared[i] else (shadow, depth[i])
+        areas.append(draw_card(canvas, ids, bitmap, dst, i, cast, px_per_mm, height))
     r_hand = np.random.default_rng([seed, 5])
     poses: list[tuple[F64, F64] | None] = []
     if reach is not None:
@@ -253,27 +297,37 @@ def render_frame(
     settings: dict[str, float | str] = {"table": kind, "clutter": float(n_clutter)}
     image = cv2.remap(canvas, mx - ox, my - oy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     # Light fields are smooth: applied to the photo rather than the larger canvas, nobody can tell.
-    settings.update(light(np.random.default_rng([seed, 6]), image, opts.effects))
-    if opts.effects > 0:
-        noise = np.random.default_rng([seed, 8, frame])
-        image, cam_settings = camera_effects(np.random.default_rng([seed, 7]), image, opts.effects, noise)
-        settings.update(cam_settings)
+    sensor = Sensor.draw(np.random.default_rng([seed, 7]), opts.effects) if opts.effects > 0 else None
+    wb = sensor.wb if sensor is not None else (1.0, 1.0, 1.0)
+    settings.update(light(np.random.default_rng([seed, 6]), image, opts.effects, wb))
+    if sensor is not None:
+        image = camera_effects(image, sensor, np.random.default_rng([seed, 8, frame]))
+        settings.update(sensor.settings())
+    # Every truth point in one projection: card outlines and index boxes, each at the depth its card is drawn.
+    boxes = [_index_quads(arts[p.card]) if p.face_up and p.card is not None else [] for p in placed]
+    table_pts = [
+        np.vstack([outline] + [local_to_table(p, box) for _, box in bx])
+        for p, outline, bx in zip(placed, outlines, boxes, strict=True)
+    ]
+    depths = np.repeat(depth, [len(t) for t in table_pts])
+    image_pts = _project(cam, np.vstack(table_pts), depths) if table_pts else np.zeros((0, 2))
     cards = []
-    for i, (p, outline) in enumerate(zip(placed, outlines, strict=True)):
+    start = 0
+    for i, (p, tpts, bx) in enumerate(zip(placed, table_pts, boxes, strict=True)):
+        ipts, start = image_pts[start : start + len(tpts)], start + len(tpts)
         indices: list[IndexTruth] = []
-        if p.face_up and p.card is not None:
-            for corner, box in _index_quads(arts[p.card]):
-                tpts = local_to_table(p, box)
-                cpts = cv2.perspectiveTransform(tpts.reshape(-1, 1, 2), hom).reshape(-1, 2)
-                indices.append(IndexTruth(corner, quad(cam.project(tpts)), quad(tpts), _hidden(ids, cpts, i)))
+        for j, (corner, _) in enumerate(bx):
+            sl = slice(4 + 4 * j, 8 + 4 * j)
+            cpts = _to_canvas(tpts[sl], homs[depth[i]])
+            indices.append(IndexTruth(corner, quad(ipts[sl]), quad(tpts[sl]), _hidden(ids, cpts, i)))
         cards.append(
             CardTruth(
                 card=p.card,
                 pile=p.pile,
                 index=p.index,
                 face_up=p.face_up,
-                image=quad(cam.project(outline)),
-                table=quad(outline),
+                image=quad(ipts[:4]),
+                table=quad(tpts[:4]),
                 hidden=_card_hidden(ids, canvas_quads[i], i, areas[i]),
                 indices=tuple(indices),
             )

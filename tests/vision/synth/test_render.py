@@ -19,6 +19,7 @@ from vision.synth.layout import Piles
 
 DECK = "dondorf"  # quick to rasterise on a fresh machine (~3 s), then cached
 CLEAN = RenderOptions(hand_probability=0.0, clutter=False, effects=0.0)
+FELT = RenderOptions(hand_probability=0.0, clutter=False, effects=0.0, table="felt")  # dark: card edges stand out
 SMALL = (640, 360)
 
 
@@ -246,3 +247,32 @@ def test_cli_bad_input_is_one_clear_error(tmp_path: Path, out: str, extra: list[
     with pytest.raises(CadoganError, match=message) as info:
         render.run(args)
     assert "\n" not in str(info.value)
+
+
+def test_a_packet_shows_its_side_and_keeps_its_top_card_exact() -> None:
+    """A squared packet stands 0.3 mm a card: its side shows beside the top card, whose quad stays exact."""
+    piles = canfield_deal(3)
+    image, truth = render_scene("canfield", piles, deck=DECK, seed=3, options=FELT)
+    assert truth.settings["tilt_deg"] > 15  # the side shows best at a slant
+    cam = truth.camera
+    stock = [c for c in truth.cards if c.pile == "s"]
+    top, bottom = np.array(stock[-1].image), np.array(stock[0].image)
+    table = np.array(stock[-1].table)
+    obj = np.column_stack([table, np.zeros(4)])
+    exact, _ = cv2.projectPoints(obj, np.array(cam.rvec), np.array(cam.tvec), np.array(cam.matrix), np.array(cam.dist))
+    assert np.abs(exact.reshape(4, 2) - top).max() < 0.01  # the top face lies on the table plane, as its truth says
+    assert np.abs(bottom - top).max() > 2.0  # 33 cards further down: the packet has depth
+    # ... and the bottom card's image quad is its table quad 33 x 0.3 mm under the table plane (where it is drawn).
+    obj = np.column_stack([np.array(stock[0].table), np.full(4, 0.3 * (len(stock) - 1))])
+    deep, _ = cv2.projectPoints(obj, np.array(cam.rvec), np.array(cam.tvec), np.array(cam.matrix), np.array(cam.dist))
+    assert np.abs(deep.reshape(4, 2) - bottom).max() < 0.01
+    h, w = image.shape[:2]
+    under = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(under, np.round(bottom).astype(np.int32), 1)
+    face = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(face, np.round(top).astype(np.int32), 1)
+    side = (under > 0) & (cv2.dilate(face, np.ones((5, 5), np.uint8)) == 0)
+    ring = (cv2.dilate(under, np.ones((15, 15), np.uint8)) > 0) & (cv2.dilate(under, np.ones((7, 7), np.uint8)) == 0)
+    assert side.sum() > 30
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(float)
+    assert grey[side].mean() > grey[ring].mean() + 40  # off-white card edges, not felt
