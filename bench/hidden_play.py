@@ -1,9 +1,12 @@
 """Play Klondike draw 3 seeing only what the camera sees, one hint per move: the companion's win rate.
 
 Run: .venv/bin/python -m bench.hidden_play --deals 300 --budget 1.0
-Each move is the hint for the table with every face-down card unknown (cards are read as they turn up);
-the real table then makes that move. A game ends won, blocked, when a position comes back a third time,
-or after --max-moves. Prints the win rate with its 95 % (Wilson) interval.
+Each move is the hint for the table with every face-down card unknown until it has been seen face up once
+(a companion remembers the stock cards it has watched turn over, and the stock keeps its order from pass to
+pass); the real table then makes that move. The hint gets the game's earlier positions, so it does not move
+back and forth. A game ends won, blocked, when a position comes back a third time, when the hint finds
+every sample of the hidden cards lost (the player resigns), or after --max-moves. Prints the win rate with
+its 95 % (Wilson) interval.
 Anchors: Bjarnason et al. 2009, 36.97 %; lonelybot, 44.52 %. Target: >= 45 %.
 """
 
@@ -14,27 +17,46 @@ import math
 import time
 from collections import Counter
 
+from engine.cards import UNKNOWN
 from engine.games import find_game
 from engine.hint import hint, nodes_for_seconds
 from engine.table import Outcome, Stage, Table
-from engine.testing import hide_face_down
 
 
-def play(game: str, seed: int, nodes: int, max_moves: int) -> bool:
+def camera_memory(table: Table, seen: set[int]) -> Table:
+    """``table`` as a companion knows it: face-down cards unknown unless seen face up before (``seen``)."""
+    piles = [
+        [UNKNOWN if k < table.face_down_count(p) and c not in seen else c for k, c in enumerate(table.codes(p))]
+        for p in table.pile_ids
+    ]
+    downs = [table.face_down_count(p) for p in table.pile_ids]
+    return Table(table.game, piles, downs, passes=table.passes, waste_played=table.waste_played, stage=table.stage)
+
+
+def play(game: str, seed: int, nodes: int, max_moves: int) -> tuple[str, int]:
+    """How the deal ended (won, blocked, repeated, resigned, too long), and the moves made."""
     table = Table.dealt(find_game(game), seed)
     table.stage = Stage.PLAY
-    seen: Counter[tuple[object, ...]] = Counter()
-    for _ in range(max_moves):
+    repeats: Counter[tuple[object, ...]] = Counter()
+    seen: set[int] = set()
+    history: list[Table] = []
+    for made in range(max_moves):
         if table.outcome() is Outcome.WON:
-            return True
-        seen[table.key()] += 1
-        if seen[table.key()] >= 3:
-            return False
-        advice = hint(hide_face_down(table), nodes, seed)
+            return "won", made
+        repeats[table.key()] += 1
+        if repeats[table.key()] >= 3:
+            return "repeated", made
+        for p in table.pile_ids:
+            seen.update(table.codes(p)[table.face_down_count(p) :])
+        view = camera_memory(table, seen)
+        advice = hint(view, nodes, seed, history=history)
         if advice.move is None:
-            return False
+            return "blocked", made
+        if advice.chance == 0.0 and advice.samples > 1:
+            return "resigned", made
+        history.append(view)
         table.push(advice.move)
-    return table.outcome() is Outcome.WON
+    return "won" if table.outcome() is Outcome.WON else "too long", max_moves
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -56,19 +78,28 @@ def main() -> None:
     args = parser.parse_args()
     nodes = nodes_for_seconds(args.budget)
     wins = 0
+    moves = 0
+    endings: Counter[str] = Counter()
     start = time.process_time()
     for n, seed in enumerate(range(args.first, args.first + args.deals), start=1):
-        won = play(args.game, seed, nodes, args.max_moves)
-        wins += won
+        ending, made = play(args.game, seed, nodes, args.max_moves)
+        endings[ending] += 1
+        wins += ending == "won"
+        moves += made
         low, high = wilson(wins, n)
         print(
-            f"deal {seed}: {'won' if won else 'lost'}  ({wins}/{n} = {wins / n:.1%}, 95% {low:.1%}-{high:.1%})",
+            f"deal {seed}: {ending} after {made} moves"
+            f"  ({wins}/{n} = {wins / n:.1%}, 95% {low:.1%}-{high:.1%}, {time.process_time() - start:.0f} s CPU)",
             flush=True,
         )
     low, high = wilson(wins, args.deals)
     cpu = time.process_time() - start
     print(f"{args.game}: won {wins} of {args.deals} = {wins / max(1, args.deals):.1%} (95% {low:.1%}-{high:.1%}),")
-    print(f"hint budget {args.budget:g} s ({nodes} nodes) a move, {cpu:.0f} s CPU in all")
+    print(
+        f"hint budget {args.budget:g} s ({nodes} nodes) a move; {moves} moves, {cpu:.0f} s CPU in all,"
+        f" {cpu / max(1, moves):.2f} s CPU a move"
+    )
+    print("endings: " + ", ".join(f"{name} {count}" for name, count in endings.most_common()))
 
 
 if __name__ == "__main__":

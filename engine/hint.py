@@ -3,8 +3,11 @@
 Determinization: the cards seen nowhere on the table are shuffled into the unknown slots, many times over
 (one ``random.Random(seed)``, so a hint is reproducible); each legal move is judged on every sample by the
 exact solver with a small node budget, and the move with the best mean is the hint. A sample won counts 1,
-lost 0, undecided 1/2. Budgets are counted in nodes, not seconds, so the same seed gives the same hint on any
-machine; ``nodes_for_seconds`` converts a time budget at a fixed rate.
+lost 0, and an undecided one how near its search came to a win (the share of the solver guide's estimate of
+the moves still needed that it cleared), so that early in a game, when no sample is decided yet, the hint
+still prefers the move that makes most progress. Moves back to an earlier position of the game are left out.
+Budgets are counted in nodes, not seconds, so the same seed gives the same hint on any machine;
+``nodes_for_seconds`` converts a time budget at a fixed rate.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
@@ -17,12 +20,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import UNKNOWN, full_deck
 from engine.errors import CadoganError
 from engine.moves import Move
+from engine.rules import Role
 from engine.solver import Budget, Verdict, solve
+from engine.solver_best import guide
 from engine.solver_rules import canonical_key, key_parts, order_moves, solver_rules
 from engine.table import Table
 
@@ -55,6 +61,23 @@ class _Tally:
     won: int = 0
     lost: int = 0
     open: int = 0
+    near: float = 0.0
+    """Sum over undecided samples of how near their search came to a win (``_nearness``)."""
+
+    def add(self, verdict: Verdict, nearness: float) -> None:
+        if verdict is Verdict.SOLVED:
+            self.won += 1
+        elif verdict is Verdict.UNSOLVABLE:
+            self.lost += 1
+        else:
+            self.open += 1
+            self.near += nearness
+
+    @property
+    def score(self) -> float:
+        """What the hint maximises: wins count 1, losses 0, undecided samples their nearness."""
+        total = self.won + self.lost + self.open
+        return (self.won + self.near) / total if total else 0.0
 
     @property
     def value(self) -> float:
@@ -103,47 +126,105 @@ def samples(table: Table, count: int, seed: int) -> list[Table]:
     return out
 
 
-def hint(table: Table, nodes: int = NODES_PER_SECOND, seed: int = 0) -> Hint:
-    """The move with the best estimated chance to win, judged within about ``nodes`` solver nodes in all."""
+def hint(table: Table, nodes: int = NODES_PER_SECOND, seed: int = 0, *, history: Sequence[Table] = ()) -> Hint:
+    """The move with the best estimated chance to win, judged within about ``nodes`` solver nodes in all.
+
+    ``history``: earlier positions of the same game (oldest first; the table's own move history counts too).
+    Moves that lead back to one of them, such as moving a run back where it came from, are left out unless no
+    other move is left.
+    """
     moves = table.generate_moves()
     if not moves:
         return Hint(None, "", 0.0, "no legal move is left: the game is blocked", 0)
+    rules = solver_rules(table.game)
+    moves = _fresh_moves(table, moves, history)
     hidden = any(UNKNOWN in table.codes(p) for p in table.pile_ids)
     worlds = samples(table, _sample_count(nodes, len(moves)) if hidden else 1, seed)
-    rules = solver_rules(table.game)
-    per_eval = max(50, nodes // (len(worlds) * (len(moves) + 1)))
+    per_eval = max(50, nodes // (len(worlds) * (len(moves) + 2)))
     tallies = {move: _Tally() for move in moves}
     for world in worlds:
         # One search of the whole sample first: a lost sample is lost for every move, a won one names a move.
         whole = solve(world, Budget(nodes=per_eval * 2, seconds=None))
         if whole.verdict is Verdict.UNSOLVABLE:
             for tally in tallies.values():
-                tally.lost += 1
+                tally.add(Verdict.UNSOLVABLE, 0.0)
             continue
-        seen: dict[bytes, Verdict] = {}
+        start = max(1, guide(world))
+        seen: dict[bytes, tuple[Verdict, float]] = {}
         for move in moves:
-            tally = tallies[move]
             if whole.verdict is Verdict.SOLVED and whole.moves and whole.moves[0] == move:
-                tally.won += 1
+                tallies[move].add(Verdict.SOLVED, 1.0)
                 continue
             world.push(move)
             position = canonical_key(rules, world.key())
-            verdict = seen.get(position)
-            if verdict is None:
-                verdict = solve(world, Budget(nodes=per_eval, seconds=None)).verdict
-                seen[position] = verdict
+            judged = seen.get(position)
+            if judged is None:
+                result = solve(world, Budget(nodes=per_eval, seconds=None))
+                judged = (result.verdict, _nearness(result.closest, start))
+                seen[position] = judged
             world.pop()
-            if verdict is Verdict.SOLVED:
-                tally.won += 1
-            elif verdict is Verdict.UNSOLVABLE:
-                tally.lost += 1
-            else:
-                tally.open += 1
+            tallies[move].add(*judged)
     # Ties go to the earlier move in the solver's own order of preference (foundation, uncover, ...).
     order = {move: n for n, move in enumerate(_preference(table, moves))}
-    best = max(moves, key=lambda m: (tallies[m].value, tallies[m].won, -order[m]))
+    best = max(moves, key=lambda m: (tallies[m].score, tallies[m].won, -order[m]))
     tally = tallies[best]
     return Hint(best, table.describe(best), tally.value, _reason(tally, len(worlds), hidden), len(worlds))
+
+
+def _nearness(closest: int | None, start: int) -> float:
+    """How far toward a win an undecided search got, in (0, 1): the share of the guide's estimate of the
+    moves still needed that it cleared. It ranks undecided samples between a loss (0) and a win (1)."""
+    if closest is None:
+        return 0.5
+    return min(0.98, max(0.02, 1.0 - closest / start))
+
+
+def visible_key(table: Table) -> tuple[object, ...]:
+    """A position as the player sees it: face-up cards and face-down counts (face-down identities left out,
+    and the pass count where passes are unlimited)."""
+    down = [table.face_down_count(p) for p in table.pile_ids]
+    faces = tuple((d, table.codes(p)[d:]) for p, d in zip(table.pile_ids, down, strict=True))
+    passes = table.passes if table.game.stock.passes is not None else 0
+    return faces, passes, table.waste_played, table.hook_state
+
+
+def layout_key(table: Table) -> tuple[object, ...]:
+    """``visible_key`` without the stock and waste: the layout, which only stock turns leave unchanged."""
+    skip = {Role.STOCK, Role.WASTE}
+    return tuple(
+        (table.face_down_count(p), table.codes(p)[table.face_down_count(p) :])
+        for p in table.pile_ids
+        if table.game.pile(p).role not in skip
+    )
+
+
+def _fresh_moves(table: Table, moves: list[Move], history: Sequence[Table]) -> list[Move]:
+    """``moves`` less those that go back: to a position of ``history`` or of the table's own move history, or
+    (for a move that is not a stock turn) to an earlier layout, such as a run moved back where it came from
+    after a few turns of the stock."""
+    earlier = list(history)
+    if table.history:
+        replay = list(table.history)
+        for _ in replay:
+            table.pop()
+        for move in replay:
+            earlier.append(table.copy())
+            table.push(move)
+    if not earlier:
+        return moves
+    positions = {visible_key(t) for t in earlier}
+    layouts = {layout_key(t) for t in earlier}
+    game = table.game
+    turns = {Role.STOCK}
+    fresh: list[Move] = []
+    for move in moves:
+        table.push(move)
+        turn = game.pile(move.src).role in turns or game.pile(move.dst).role in turns
+        back = visible_key(table) in positions or (not turn and layout_key(table) in layouts)
+        table.pop()
+        if not back:
+            fresh.append(move)
+    return fresh or moves
 
 
 def _preference(table: Table, moves: list[Move]) -> list[Move]:
@@ -163,13 +244,12 @@ def _reason(tally: _Tally, worlds: int, hidden: bool) -> str:
             return "the solver finds a win that starts with this move"
         if tally.lost:
             return "no move wins; this one keeps the most play in the cards"
-        return "the solver ran out of budget; this move looks most promising"
+        return "the solver ran out of budget; this move gets nearest to a win"
     decided = tally.won + tally.lost
     if tally.won:
-        return (
-            f"it leads to a win in {tally.won} of {worlds} ways the hidden cards may lie"
-            + (f" ({worlds - decided} undecided)" if decided < worlds else "")
+        return f"it leads to a win in {tally.won} of {worlds} ways the hidden cards may lie" + (
+            f" ({worlds - decided} undecided)" if decided < worlds else ""
         )
     if decided == worlds:
         return f"no way of the {worlds} tried for the hidden cards can be won; this move does least harm"
-    return f"no win found within the budget in {worlds} samples of the hidden cards; this move looks most promising"
+    return f"no win found within the budget in {worlds} samples of the hidden cards; this move gets nearest to one"

@@ -76,6 +76,9 @@ class SolveResult:
     """Positions generated (pushed) by the search."""
     seconds: float
     """CPU seconds (``time.process_time``)."""
+    closest: int | None = None
+    """Best-first only: the lowest guide value met (an estimate of the moves still needed, 0 at a win); how
+    near the search came to a win when it ran out of budget. None for depth-first search."""
 
 
 def unknown_count(table: Table) -> int:
@@ -95,7 +98,7 @@ def solve(
     search = _Search(table.copy(), budget, progress, start)
     verdict = _best_first(search) if best_first else search.run()
     moves = tuple(search.path) if verdict is Verdict.SOLVED else ()
-    return SolveResult(verdict, moves, search.nodes, time.process_time() - start)
+    return SolveResult(verdict, moves, search.nodes, time.process_time() - start, search.closest)
 
 
 class _Search:
@@ -117,6 +120,7 @@ class _Search:
         self.start = start
         self.nodes = 0
         self.path: list[Move] = []
+        self.closest: int | None = None
         g = self.rules.g
         self.stock = g.ids[g.stock] if g.stock >= 0 else ""
         self.waste = g.ids[g.waste] if g.waste >= 0 else ""

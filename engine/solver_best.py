@@ -19,11 +19,12 @@ cards not up, which searched better there.
 from __future__ import annotations
 
 import heapq
+from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.layout import BASE_ACE, SUIT_SAME
 from engine.moves import Move
-from engine.solver_rules import SolverRules, key_parts
+from engine.solver_rules import SolverRules, key_parts, solver_rules
 from engine.table import Stage, Table
 
 if TYPE_CHECKING:
@@ -137,6 +138,17 @@ class _Encoder:
         return 0
 
 
+@cache
+def encoder_for(rules: SolverRules) -> _Encoder:
+    """One encoder per game, so its cache of pile contributions serves every search (hints run many small ones)."""
+    return _Encoder(rules)
+
+
+def guide(table: Table) -> int:
+    """The search guide ``h`` of a fully known position: an estimate of the moves still needed (0 when won)."""
+    return encoder_for(solver_rules(table.game)).encode(table.key())[2]
+
+
 def best_first(search: _Search) -> Verdict:
     if search.table.game.hooks is None and not search.table.faces:
         return best_first_plain(search)
@@ -147,9 +159,10 @@ def best_first_table(search: _Search) -> Verdict:
     from engine.solver import Verdict  # a cycle: engine.solver imports this module
 
     root = search.table
-    encoder = _Encoder(search.rules)
+    encoder = encoder_for(search.rules)
     stale = encoder.by_suit
     canonical, packed, h = encoder.encode(root.key())
+    closest = h
     seen: set[bytes] = {canonical}
     # Per open or expanded position: (parent, the moves from it, g, h).
     parents: list[tuple[int, tuple[Move, ...], int, int]] = [(-1, (), 0, h)]
@@ -165,11 +178,13 @@ def best_first_table(search: _Search) -> Verdict:
         children = search._children()
         if children is None:
             search.path = _path(parents, node)
+            search.closest = 0
             return Verdict.SOLVED
         _, _, node_g, node_h = parents[node]
         push, pop, key_of = table.push, table.pop, table.key
         for sequence in children:
             if search.nodes == max_nodes or (search.nodes % 1024 == 0 and search._out_of_time()):
+                search.closest = closest
                 return Verdict.UNKNOWN
             for move in sequence:
                 push(move)
@@ -177,6 +192,8 @@ def best_first_table(search: _Search) -> Verdict:
             canonical, packed, h = encode(key_of())
             if canonical not in seen:
                 seen.add(canonical)
+                if h < closest:
+                    closest = h
                 g = node_g if h < node_h or not stale else node_g + 1
                 parents.append((node, sequence, g, h))
                 counter += 1
@@ -184,6 +201,7 @@ def best_first_table(search: _Search) -> Verdict:
                 heappush(heap, (h + g, -counter, len(parents) - 1, packed))
             for _ in sequence:
                 pop()
+    search.closest = closest
     return Verdict.UNSOLVABLE
 
 
@@ -279,11 +297,12 @@ def best_first_plain(search: _Search) -> Verdict:
     root = search.table
     rules = search.rules
     game = root.game
-    encoder = _Encoder(rules)
+    encoder = encoder_for(rules)
     stale = encoder.by_suit
     plain = _Plain(search, encoder)
     key = root.key()
     canonical, _, h = encoder.encode(key)
+    closest = h
     cards, down0 = key_parts(key)
     seen: set[bytes] = {canonical}
     parents: list[tuple[int, tuple[Move, ...], int, int]] = [(-1, (), 0, h)]
@@ -305,11 +324,13 @@ def best_first_plain(search: _Search) -> Verdict:
         children = search._children()
         if children is None:
             search.path = _path(parents, node)
+            search.closest = 0
             return Verdict.SOLVED
         _, _, node_g, node_h = parents[node]
         tails = [pile + _TAIL[d] for pile, d in zip(piles, down, strict=True)]
         for sequence in children:
             if search.nodes == max_nodes or (search.nodes % 1024 == 0 and search._out_of_time()):
+                search.closest = closest
                 return Verdict.UNKNOWN
             child = piles.copy()
             child_down = down.copy()
@@ -333,10 +354,13 @@ def best_first_plain(search: _Search) -> Verdict:
             canonical = b"".join(parts)
             if canonical not in seen:
                 seen.add(canonical)
+                if h < closest:
+                    closest = h
                 g = node_g if h < node_h or not stale else node_g + 1
                 parents.append((node, sequence, g, h))
                 counter += 1
                 heappush(heap, (h + g, -counter, len(parents) - 1, b"".join(child_tails), child_passes, child_played))
+    search.closest = closest
     return Verdict.UNSOLVABLE
 
 

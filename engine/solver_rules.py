@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
-from engine.layout import BASE_ACE, BASE_KING, BASE_NONE, GameIndex, game_index
+from engine.layout import BASE_ACE, BASE_KING, BASE_NONE, SUIT_SAME, GameIndex, game_index
 from engine.moves import Move
 from engine.rules import Game, Role
 
@@ -38,7 +38,11 @@ class SolverRules:
     auto_sources: frozenset[str]
     """Piles from which a card may be played to a foundation automatically (when it is safe)."""
     gives_back: bool
-    """A foundation card may return to play: then only cards that nothing builds on are safe to play."""
+    """A foundation card may return to play: then only cards that nothing builds on are safe to play, and
+    cards on which only such cards build (``leaves``)."""
+    leaves: frozenset[int]
+    """Cards that nothing is ever built on outside the foundations and that can always go straight up (the
+    aces, where each suit has foundations of its own built up from the ace); empty where that is not so."""
     autofill: bool
     macros: bool
     """Stock turns only feed the waste: the search turns the stock only on the way to a waste play."""
@@ -88,6 +92,14 @@ def solver_rules(game: Game) -> SolverRules:
     gives_back = any(
         Role.FOUNDATION in spec.rule.accepts_from or Role.FOUNDATION in spec.rule.space_from for spec in game.piles
     )
+    # An ace can always go up when every suit has its own foundations built from the ace: then a card that
+    # holds only aces (a two) is never needed as a holder, even where foundation cards come back.
+    by_suit = (
+        bool(g.foundations)
+        and len(g.foundations) == 4 * game.packs
+        and all(g.suit_rule[i] == SUIT_SAME and g.base[i] == BASE_ACE for i in g.foundations)
+    )
+    leaves = frozenset(code for code in range(52) if not builders[code] and code % 13 == 0) if by_suit else frozenset()
     auto: set[str] = set()
     for spec in game.piles if plain else ():
         # Playing a waste card changes which cards later passes turn up when more than one is turned at a
@@ -107,6 +119,7 @@ def solver_rules(game: Game) -> SolverRules:
         builders=tuple(builders),
         auto_sources=frozenset(auto),
         gives_back=gives_back,
+        leaves=leaves,
         autofill=game.autofill_from is not None,
         macros=plain and g.stock >= 0 and g.waste >= 0,
         key_passes=game.stock.passes is not None,
@@ -155,7 +168,9 @@ def safe_move(rules: SolverRules, cards: Cards, moves: list[Move]) -> Move | Non
     (all copies): then it can never serve as a holder again, and leaving its pile only adds options (a run or
     pile that moves as a whole still moves without its top card). When foundation cards may come back into
     play, a card could be wanted again as a holder for a returning card, so only cards that nothing is ever
-    built on (the aces of Klondike) are played.
+    built on (the aces of Klondike) are played, and cards that hold nothing but such cards (the twos): an ace
+    can always go up instead of onto a two, so a winning line that uses the two as a holder, or takes it or the
+    ace under it back down, still wins with those moves left out.
     """
     index = rules.index
     on_foundations: dict[int, int] | None = None
@@ -170,6 +185,8 @@ def safe_move(rules: SolverRules, cards: Cards, moves: list[Move]) -> Move | Non
         if not wanted:
             return move
         if rules.gives_back:
+            if all(code in rules.leaves for code in wanted):
+                return move
             continue
         if on_foundations is None:
             on_foundations = {}
@@ -235,11 +252,7 @@ def rank_moves(
             if mirror in empty_targets:
                 continue
             empty_targets.add(mirror)
-            if (
-                move.count == len(src)
-                and group_of[move.src] == group_of[move.dst]
-                and not rules.autofill
-            ):
+            if move.count == len(src) and group_of[move.src] == group_of[move.dst] and not rules.autofill:
                 continue  # a whole pile into a space of the same kind only trades places
         left = len(src) - move.count
         tie = 0

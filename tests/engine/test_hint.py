@@ -119,3 +119,72 @@ def test_cli_hint_bad_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture
     path.write_text("{not json")
     assert main(["hint", str(path)]) == 2
     assert capsys.readouterr().err.startswith("cadogan hint:")
+
+
+# ----------------------------------------------------------------- history and undecided samples
+
+
+def _back_and_forth() -> tuple[Table, Table]:
+    """A table before and after the queen of hearts moved from the king of spades to the king of clubs."""
+    before = make_table("klondike/draw3", {"s": "?? " * 20, "t1": "?? KS QH", "t2": "?? ?? KC", "t3": "?? JC"})
+    after = before.copy()
+    after.play("t1>t2")
+    return before, after
+
+
+def test_hint_does_not_move_a_run_back() -> None:
+    before, after = _back_and_forth()
+    assert "t2>t1" in {str(m) for m in after.generate_moves()}
+    for seed in range(3):
+        advice = hint(after, nodes=2_000, seed=seed, history=[before])
+        assert advice.move is not None
+        assert str(advice.move) != "t2>t1"
+
+
+def test_the_tables_own_history_counts_as_history() -> None:
+    before, _ = _back_and_forth()
+    before.play("t1>t2")
+    advice = hint(before, nodes=2_000, seed=0)
+    assert str(advice.move) != "t2>t1"
+
+
+def test_a_move_is_given_even_when_every_move_goes_back() -> None:
+    _, after = _back_and_forth()
+    everywhere = []
+    for move in after.generate_moves():
+        nxt = after.copy()
+        nxt.push(move)
+        everywhere.append(nxt)
+    advice = hint(after, nodes=1_000, history=everywhere)
+    assert advice.move in after.generate_moves()
+
+
+def test_hint_with_history_is_deterministic() -> None:
+    before, after = _back_and_forth()
+    assert hint(after, nodes=2_000, seed=4, history=[before]) == hint(after, nodes=2_000, seed=4, history=[before])
+
+
+def test_undecided_samples_rank_moves_by_progress() -> None:
+    # An opening: no sample is decided at this budget, yet the hint is not a stock turn or a shuffle of runs
+    # when a card can be uncovered.
+    table = hidden("klondike/draw3", 2)
+    advice = hint(table, nodes=1_500, seed=0)
+    assert advice.move is not None
+    assert str(advice.move).startswith("t")
+    assert "nearest" in advice.reason or "win" in advice.reason
+
+
+def test_cli_hint_takes_earlier_positions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before, after = _back_and_forth()
+    first, second = tmp_path / "before.json", tmp_path / "after.json"
+    first.write_text(dumps(before))
+    second.write_text(dumps(after))
+    assert main(["hint", str(second), "--budget", "200ms", "--after", str(first)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] != "t2>t1"
+
+
+def test_a_run_is_not_moved_back_after_stock_turns() -> None:
+    before, after = _back_and_forth()
+    after.play(next(m for m in after.generate_moves() if m.src == "s"))
+    advice = hint(after, nodes=2_000, seed=1, history=[before])
+    assert str(advice.move) != "t2>t1"

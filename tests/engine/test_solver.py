@@ -13,6 +13,7 @@ from engine.formats import dumps
 from engine.games import GAMES, find_game
 from engine.moves import Move
 from engine.solver import Budget, UnknownCardsError, Verdict, replay, solve
+from engine.solver_best import guide
 from engine.solver_rules import canonical_key, key_parts, safe_move, solver_rules
 from engine.table import Table
 from engine.testing import make_table, playout
@@ -357,11 +358,16 @@ def test_safe_moves_wait_for_the_cards_they_could_hold() -> None:
     assert safe_move(rules, key_parts(held.key())[0], moves) is None
 
 
-def test_draw3_plays_only_aces_automatically() -> None:
-    # Foundation cards come back in modern Klondike, so a card that can hold another is never forced up.
+def test_draw3_plays_only_aces_and_twos_automatically() -> None:
+    # Foundation cards come back in modern Klondike, so a card that can hold another is not forced up, except
+    # a two: it holds only aces, and an ace can always go straight up instead.
     rules = solver_rules(find_game("klondike/draw3"))
-    table = make_table("klondike/draw3", {"f1": "AH", "f2": "AC", "f3": "AS", "t1": "2H"})
+    two = make_table("klondike/draw3", {"f1": "AH", "t1": "2H"})
+    assert str(safe_move(rules, key_parts(two.key())[0], two.generate_moves())) == "t1>f1"
+    table = make_table("klondike/draw3", {"f1": "AH 2H", "f2": "AC 2C", "f3": "AS 2S", "t1": "3H"})
     assert safe_move(rules, key_parts(table.key())[0], table.generate_moves()) is None
+    waste = make_table("klondike/draw3", {"f1": "AH", "w": "2H"})
+    assert safe_move(rules, key_parts(waste.key())[0], waste.generate_moves()) is None
 
 
 # ----------------------------------------------------------------- the command
@@ -408,3 +414,26 @@ def test_cli_bad_input_is_one_line_exit_2(argv: list[str], capsys: pytest.Captur
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("cadogan solve:")
+
+
+def test_best_first_reports_how_near_it_came() -> None:
+    table = Table.dealt(find_game("klondike/draw3"), 6)
+    short = solve(table, Budget(nodes=300, seconds=None))
+    assert short.verdict is Verdict.UNKNOWN
+    assert short.closest is not None
+    assert 0 < short.closest < guide(table)
+    assert solve(table, Budget(nodes=300, seconds=None), best_first=False).closest is None
+
+
+def test_pyksolve_solutions_replay_through_the_engine() -> None:
+    # the `bench` extra (pyksolve) is installed by `bash run`; bench/ imports when pytest runs from the repository
+    import pyksolve.solver as pyksolve
+
+    from bench.solver_vs_pyksolve import klondike_solver_moves, replays, run_pyksolve
+
+    table = Table.dealt(find_game("klondike/draw3"), 1)
+    verdict, _, text = run_pyksolve(pyksolve.Solitaire(), table, 200_000)
+    assert verdict is Verdict.SOLVED
+    moves = klondike_solver_moves(table, text)
+    assert replays(table, moves)
+    assert not replays(table, moves[:-1])
