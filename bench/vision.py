@@ -22,6 +22,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +158,7 @@ def _visible_face_down(truth: Any) -> dict[str, int]:
     return {p: (n if p.startswith("t") else min(n, 1)) for p, n in out.items()}
 
 
-def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000) -> dict[str, Any]:
+def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: float = 0.0) -> dict[str, Any]:
     """Renders of the UNSEEN decks across every game, tilts 0-45 degrees, a hand over the cards in a third
     of the scenes: indices named, phantoms, and (Klondike, Canfield) piles reconstructed exactly."""
     from vision.assemble import assemble
@@ -178,7 +179,7 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000) -> dict[st
         tilt = (0.0, 25.0, 45.0)[(k // len(UNSEEN_GAMES)) % 3]
         piles = _positions(game, seed + k)
         image, truth = render_scene(game, piles, deck=deck, seed=seed + k,
-                                    options=RenderOptions(max_tilt=tilt, hand_probability=0.33))
+                                    options=RenderOptions(max_tilt=tilt, hand_probability=0.33, close_up=close_up))
         found = recognise(image, rec)
         dets = found[found.class_id < BACK]
         centres = dets.centres
@@ -277,14 +278,18 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=24)
     ap.add_argument("--models", help="model folder (default: models/)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--close-up", type=float, default=0.0, help="unseen: share of cameras close to the cards")
+    ap.add_argument("--extra-widths", default="", help="further detector passes, e.g. 320 (comma-separated)")
     a = ap.parse_args()
     rec = load_recogniser(a.models, threads=a.threads)
+    if a.extra_widths:
+        rec = replace(rec, extra_widths=tuple(int(w) for w in a.extra_widths.split(",")))
     if a.only in (None, "crops") and REAL.exists():
         print("real crops:", bench_crops(rec), flush=True)
     if a.only in (None, "real") and REAL.exists():
         print("real photos:", bench_real(rec), flush=True)
     if a.only in (None, "unseen"):
-        print("unseen decks:", bench_unseen(rec, a.scenes), flush=True)
+        print("unseen decks:", bench_unseen(rec, a.scenes, close_up=a.close_up), flush=True)
     if a.only in (None, "speed"):
         print("speed:", bench_speed(rec), flush=True)
 

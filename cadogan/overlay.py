@@ -1,12 +1,17 @@
 """The overlay drawn over the video: card names where they were read, the hint as an arrow, warnings.
 
-Drawn with OpenCV on a copy of the frame. Shown in a window when a display exists and OpenCV has a GUI;
-otherwise written to an annotated video file (``OverlayWriter``).
+Drawn with OpenCV on a copy of the frame. Shown in a window (``OverlayWindow``) when a display exists and the
+installed OpenCV has a GUI (``display_available``; the project ships opencv-python-headless, so a window needs
+``pip install opencv-python`` in its place); otherwise, or as well, written to an annotated video file
+(``OverlayWriter``).
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,16 +81,52 @@ def draw(frame: Image, overlay: Overlay) -> Image:
     return image
 
 
+_PROBE = "import cv2; cv2.namedWindow('cadogan'); cv2.waitKey(1); cv2.destroyAllWindows()"
+
+
+@functools.cache
 def display_available() -> bool:
-    """A window can be opened: a display is set and this OpenCV build has a GUI."""
+    """A window can be opened: a display is set, it answers, and this OpenCV build has a GUI.
+
+    Probed in a child process: opencv-python-headless raises on a window (harmless), but the GUI build's Qt
+    aborts the whole process when $DISPLAY names a display that does not answer (a stale ssh -X session).
+    """
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         return False
-    try:  # opencv-python-headless has no GUI: opening a window raises
-        cv2.namedWindow("cadogan")
-        cv2.destroyWindow("cadogan")
-    except cv2.error:
+    try:
+        probe = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired):
         return False
-    return True
+    return probe.returncode == 0
+
+
+class OverlayWindow:
+    """The overlay in an OpenCV window; ``show`` returns the key pressed (``h`` hint, ``q``/Esc quit)."""
+
+    name = "cadogan"
+
+    def __init__(self) -> None:
+        self._open = False
+
+    def write(self, image: Image) -> None:
+        self.show(image)
+
+    def show(self, image: Image) -> str:
+        if not self._open:
+            cv2.namedWindow(self.name, cv2.WINDOW_NORMAL)
+            self._open = True
+        cv2.imshow(self.name, image)
+        code = cv2.waitKey(1)
+        if code < 0:
+            return ""
+        code &= 0xFF
+        return "q" if code == 27 else chr(code).lower()
+
+    def close(self) -> None:
+        if self._open:
+            cv2.destroyWindow(self.name)
+            cv2.waitKey(1)
+            self._open = False
 
 
 @dataclass

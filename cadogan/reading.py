@@ -8,16 +8,25 @@ from cadogan.overlay import Label
 from cadogan.watch import Image, Reader, Reading
 
 
-def vision_reader(game: str, models: str | Path | None = None, *, min_cards: int = 3) -> Reader:
+def vision_reader(
+    game: str, models: str | Path | None = None, *, min_cards: int = 3, threads: int = 0,
+    deck_profile: str | None = None,
+) -> Reader:
     """Load the recognition models once; the reader then turns each frame into a ``Reading``.
 
     A frame with fewer than ``min_cards`` readable cards (a hand over the table, the camera moving) gives
-    no table, so it never takes part in the tracker's vote.
+    no table, so it never takes part in the tracker's vote. ``threads``: for onnxruntime (0: its default).
+    ``deck_profile``: a profile with an enrolled deck (``cadogan calibrate deck``) whose prototypes name the cards.
     """
     from vision.assemble import assemble, to_table
     from vision.recognise import load_recogniser, recognise
 
-    recogniser = load_recogniser(models)
+    deck = None
+    if deck_profile:
+        from calibration.profile import load_deck
+
+        deck = load_deck(deck_profile)
+    recogniser = load_recogniser(models, threads=threads, deck=deck)
 
     def read(image: Image) -> Reading:
         detections = recognise(image, recogniser)

@@ -1,8 +1,9 @@
 """The session log: one JSON object per line, flushed as it is written, so a crash loses nothing.
 
-Events: ``start`` (game, source), ``table`` (a still table as read), ``move`` (legal moves explaining a
-change), ``illegal`` (a move against the rules, with the rule), ``misdeal`` (problems of the deal),
-``hint``, ``warning``, ``end`` (outcome, score). ``cadogan verify`` reads the tables back.
+Events: ``start`` (game, source, reading: ``full`` or ``partial``), ``table`` (a still table as read),
+``move`` (legal moves explaining a change), ``illegal`` (a move against the rules, with the rule),
+``misdeal`` (problems of the deal), ``hint``, ``warning``, ``end`` (outcome, score).
+``cadogan verify`` reads the tables back.
 """
 
 from __future__ import annotations
@@ -28,14 +29,15 @@ class SessionLogError(CadoganError):
 class SessionLog:
     """Appends events to a JSON-lines file; each line is flushed at once."""
 
-    def __init__(self, path: str | Path, game: str, source: str) -> None:
+    def __init__(self, path: str | Path, game: str, source: str, *, partial: bool = False) -> None:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file: IO[str] = self.path.open("a", encoding="utf-8")
         except OSError as error:
             raise SessionLogError(f"cannot write the session log {self.path}: {error.strerror}") from None
-        self.write("start", 0.0, format=LOG_FORMAT, version=LOG_VERSION, game=game, source=source)
+        reading = "partial" if partial else "full"
+        self.write("start", 0.0, format=LOG_FORMAT, version=LOG_VERSION, game=game, source=source, reading=reading)
 
     def write(self, event: str, t: float, **fields: Any) -> None:
         self._file.write(json.dumps({"t": round(t, 3), "event": event, **fields}) + "\n")
@@ -69,6 +71,8 @@ class SessionRecord:
     events: tuple[dict[str, Any], ...]
     truncated: bool
     """The last line was cut short (the session ended abruptly); everything before it was read."""
+    partial: bool = False
+    """The tables are camera readings: face-up cards only, face-down cards not counted."""
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -113,6 +117,15 @@ def read_session(path: str | Path) -> SessionRecord:
         except (CadoganError, KeyError) as error:
             raise SessionLogError(f"{file}: a table at t={event.get('t')} cannot be read: {error}") from None
         tables.append(LoggedTable(float(event.get("t", 0.0)), table, float(event.get("confidence", 1.0))))
-    return SessionRecord(
-        str(events[0].get("game", "")), str(events[0].get("source", "")), tuple(tables), tuple(events), truncated
+    reading = events[0].get("reading")
+    partial = reading == "partial" if reading is not None else _looks_partial(tables)
+    game, source = str(events[0].get("game", "")), str(events[0].get("source", ""))
+    return SessionRecord(game, source, tuple(tables), tuple(events), truncated, partial)
+
+
+def _looks_partial(tables: list[LoggedTable]) -> bool:
+    """Logs written before the start event named its kind of reading: camera readings count no face-down
+    card anywhere, not even in the stock."""
+    return bool(tables) and all(
+        entry.table.face_down_count(pile) == 0 for entry in tables for pile in entry.table.pile_ids
     )

@@ -14,12 +14,12 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from enum import Enum
 
-from engine.cards import UNKNOWN
+from engine.cards import CARDS, UNKNOWN
 from engine.moves import Move
 from engine.rules import Role
 from engine.status import problems
 from engine.table import Outcome, Stage, Table
-from engine.verify import explain, reveal
+from engine.verify import agrees, explain, reveal
 
 
 class EventKind(Enum):
@@ -39,6 +39,8 @@ class Event:
     moves: tuple[str, ...] = ()
     table: Table | None = None
     confidence: float = 1.0
+    sentences: tuple[str, ...] = ()
+    """One sentence per move, in words ("move the 7 of hearts onto the 8 of spades")."""
 
 
 @dataclass
@@ -71,6 +73,11 @@ class Tracker:
             *self._change(t, table, conf),
         ]
 
+    def still_key(self) -> tuple[object, ...] | None:
+        """The key of the reading the vote currently stands on (None while no reading has the votes)."""
+        still = self._still()
+        return None if still is None else still[0]
+
     def _still(self) -> tuple[tuple[object, ...], Table, float] | None:
         counts = Counter(item[0] for item in self._recent if item is not None)
         if not counts:
@@ -86,20 +93,21 @@ class Tracker:
             self.model, notes = _deal_from_sighting(seen)
             found_text = [*notes, *(p.message for p in problems(self.model))] if self.check_deal else []
             self.model.stage = Stage.PLAY
-            if found_text:
-                return [Event(EventKind.MISDEAL, t, "; ".join(found_text), confidence=confidence)]
-            return []
+            return self._deal_events(t, found_text, confidence)
         if self.model is None:
             self.model = seen.copy()
             deal = seen.copy()
             deal.stage = Stage.DEAL
             found = problems(deal) if self.check_deal else []
             self.model.stage = Stage.PLAY
-            if found:
-                return [Event(EventKind.MISDEAL, t, "; ".join(p.message for p in found), confidence=confidence)]
-            return []
+            return self._deal_events(t, [p.message for p in found], confidence)
         explanation = explain(self.model, seen, self.max_moves, self.partial)
         if explanation is None:
+            dug = dug_out(self.model, seen, self.partial)
+            if dug is not None and confidence >= self.confident:
+                after, notation, reason = dug
+                self.model, _ = reveal(after, seen, self.partial)
+                return [Event(EventKind.ILLEGAL, t, reason, (notation,), confidence=confidence)]
             return [
                 Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=confidence)
             ]
@@ -112,11 +120,28 @@ class Tracker:
                 ]
             move = explanation.moves[0]
             self._advance(explanation.moves, seen)
-            return [Event(EventKind.ILLEGAL, t, explanation.reason, (str(move),), confidence=confidence)]
+            return [
+                Event(
+                    EventKind.ILLEGAL,
+                    t,
+                    explanation.reason,
+                    (str(move),),
+                    confidence=confidence,
+                    sentences=explanation.sentences[:1],
+                )
+            ]
         if not explanation.moves:
             return []
         self._advance(explanation.moves, seen)
-        events = [Event(EventKind.MOVE, t, "; ".join(explanation.sentences), tuple(map(str, explanation.moves)))]
+        events = [
+            Event(
+                EventKind.MOVE,
+                t,
+                "; ".join(explanation.sentences),
+                tuple(map(str, explanation.moves)),
+                sentences=explanation.sentences,
+            )
+        ]
         outcome = self.model.outcome() if self.model is not None else None
         if outcome is not None and not self._ended:
             self._ended = True
@@ -126,11 +151,59 @@ class Tracker:
             events.append(Event(EventKind.END, t, f"game {word}{money}"))
         return events
 
+    def _deal_events(self, t: float, found: list[str], confidence: float) -> list[Event]:
+        """A misdeal is announced, like an illegal move, only on a confident reading; an unsure reading of
+        a wrong-looking deal is not taken as the deal at all: the next still table is tried again."""
+        if not found:
+            return []
+        if confidence < self.confident:
+            self.model = None
+            return [
+                Event(EventKind.UNCLEAR, t, "I cannot read the deal clearly: please hold still", confidence=confidence)
+            ]
+        return [Event(EventKind.MISDEAL, t, "; ".join(found), confidence=confidence)]
+
     def _advance(self, moves: tuple[Move, ...], seen: Table) -> None:
         assert self.model is not None
         for move in moves:
             self.model.push(move)
         self.model, _ = reveal(self.model, seen, self.partial)
+
+
+def dug_out(model: Table, seen: Table, partial: bool = False) -> tuple[Table, str, str] | None:
+    """A card taken from under another card (not from the top of its pile) and put on top of another
+    pile, if that explains what was seen: (the table after it, its notation, the rule it broke).
+
+    ``engine.verify.explain`` only moves cards from the top of a pile, as every legal move does; a player
+    who pulls a card out from under a covered one makes a change it cannot name. The notation is
+    ``SRC-N>DST``: the card with ``N`` cards on top of it, from SRC onto DST.
+    """
+    for src in model.pile_ids:
+        codes = model.codes(src)
+        down = model.face_down_count(src)
+        for position in range(down, len(codes) - 1):
+            card = codes[position]
+            if card == UNKNOWN:
+                continue
+            rest = [*codes[:position], *codes[position + 1 :]]
+            for dst in model.pile_ids:
+                if dst == src:
+                    continue
+                piles = [list(model.codes(p)) for p in model.pile_ids]
+                piles[model.pile_ids.index(src)] = rest
+                piles[model.pile_ids.index(dst)].append(card)
+                downs = [model.face_down_count(p) for p in model.pile_ids]
+                after = Table(model.game, piles, downs, passes=model.passes, stage=model.stage)
+                if agrees(after, seen, partial):
+                    over = codes[position + 1]
+                    above = len(codes) - 1 - position
+                    reason = (
+                        f"the {CARDS[card].sentence} was taken from under the {CARDS[over].sentence}"
+                        if over != UNKNOWN
+                        else f"the {CARDS[card].sentence} was taken from under another card"
+                    )
+                    return after, f"{src}-{above}>{dst}", reason + ": only a pile's top card may be moved"
+    return None
 
 
 def _deal_from_sighting(seen: Table) -> tuple[Table, list[str]]:
@@ -139,7 +212,12 @@ def _deal_from_sighting(seen: Table) -> tuple[Table, list[str]]:
     cards is noted in words."""
     game = seen.game
     sizes = game.deal_sizes()
-    others = sum(down + up for pile, (down, up) in sizes.items() if game.pile(pile).role is not Role.STOCK)
+    # The stock holds what the other piles do not: a card dealt too many elsewhere came from it.
+    others = sum(
+        sizes[pile][0] + max(sizes[pile][1], len(seen.codes(pile)))
+        for pile in seen.pile_ids
+        if game.pile(pile).role is not Role.STOCK
+    )
     piles: list[list[int]] = []
     downs: list[int] = []
     notes: list[str] = []
@@ -147,7 +225,7 @@ def _deal_from_sighting(seen: Table) -> tuple[Table, list[str]]:
         spec = game.pile(pile)
         down, up = sizes[pile]
         if spec.role is Role.STOCK:
-            down = game.card_count - others
+            down = max(0, game.card_count - others)
         shown = list(seen.codes(pile))
         cascade = spec.role is Role.TABLEAU
         if (len(shown) != up) if cascade else (len(shown) != min(up, 1)):

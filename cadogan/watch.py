@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from cadogan.overlay import Label, Overlay, OverlayWriter, draw
+from cadogan.gate import MotionGate
+from cadogan.overlay import Label, Overlay, OverlayWindow, OverlayWriter, draw
 from cadogan.session import SessionLog
 from cadogan.sources import TimedFrame
 from cadogan.speech import Speaker
@@ -36,6 +37,8 @@ Hinter = Callable[[Table], tuple[str, float] | None]
 class WatchSummary:
     frames: int = 0
     read: int = 0
+    recognised: int = 0
+    """Frames the gate let through to the recogniser (with a gate)."""
     events: list[Event] = field(default_factory=list)
     end_reason: str = ""
     model: Table | None = None
@@ -59,19 +62,40 @@ def watch(
     auto_hint_after: float | None = None,
     every: int = 1,
     on_event: Callable[[Event], None] | None = None,
+    gate: MotionGate | None = None,
+    on_frame_event: Callable[[Event, TimedFrame], None] | None = None,
+    window: OverlayWindow | None = None,
 ) -> WatchSummary:
+    """Follow the game over ``frames``. With a ``gate`` the recogniser runs only on frames of a settled
+    table, until the tracker's vote accepts the reading (see ``cadogan.gate``); ``on_frame_event`` also gets
+    every still table (STILL events) with the frame it was accepted on (for pictures of the table)."""
     summary = WatchSummary()
     banner, banner_until = "", 0.0
     still_since: float | None = None
     hinted = False
+    asked = False
     last_move = ""
     for frame in frames:
         summary.frames += 1
         if frame.index % max(1, every):
             continue
-        reading = reader(frame.image)
+        gated_read = False
+        if gate is None:
+            reading = reader(frame.image)
+        elif not gate.look(frame.image):
+            reading = Reading(None, 0.0)  # moving: a hand over the cards, nothing to read
+        elif gate.done:
+            continue  # still, and already read
+        else:
+            reading, gated_read = reader(frame.image), True
+        summary.recognised += gate is None or gated_read
         summary.read += reading.table is not None
-        for event in tracker.observe(frame.t, reading.table, reading.confidence):
+        events = tracker.observe(frame.t, reading.table, reading.confidence)
+        if gate is not None and gated_read:
+            gate.read_once(reading.table is not None and tracker.still_key() == reading.table.key())
+        for event in events:
+            if on_frame_event is not None:
+                on_frame_event(event, frame)
             if event.kind is EventKind.STILL:
                 if log is not None and event.table is not None:
                     log.table(frame.t, event.table, event.confidence)
@@ -93,8 +117,8 @@ def watch(
         wants_hint = (
             auto_hint_after is not None and still_since is not None and frame.t - still_since >= auto_hint_after
         )
-        if hinter is not None and tracker.model is not None and wants_hint and not hinted:
-            hinted = True
+        if hinter is not None and tracker.model is not None and ((wants_hint and not hinted) or asked):
+            hinted, asked = True, False
             advice = hinter(tracker.model)
             if advice is not None:
                 text = f"hint: {advice[0]} ({advice[1]:.0%} to win)"
@@ -104,7 +128,7 @@ def watch(
                 if speaker is not None:
                     speaker.say(advice[0])
                 banner, banner_until = text, frame.t + 6.0
-        if overlay is not None:
+        if overlay is not None or window is not None:
             model = tracker.model
             status = "" if model is None else f"{model.game.title}: {model.foundation_count()} on foundations"
             score = None if model is None else model.score()
@@ -113,6 +137,14 @@ def watch(
             if last_move:
                 status += f" | {last_move}"
             shown = banner if frame.t <= banner_until else ""
-            overlay.write(draw(frame.image, Overlay(labels=reading.labels, banner=shown, status=status)))
+            image = draw(frame.image, Overlay(labels=reading.labels, banner=shown, status=status))
+            if overlay is not None:
+                overlay.write(image)
+            if window is not None:
+                key = window.show(image)
+                asked = asked or key == "h"
+                if key == "q":
+                    summary.end_reason = "stopped by the player"
+                    break
     summary.model = tracker.model
     return summary

@@ -1,4 +1,4 @@
-"""Camera intrinsics (ChArUco), the table plane (from the board or from the dealt cards), profiles on disk.
+"""Camera intrinsics (ChArUco), the table plane (from the board or from the dealt cards), enrolled decks, profiles.
 
 The vision pipeline needs only: :func:`load_profile`, :class:`CameraIntrinsics`, :class:`TablePlane` and
 :func:`plane_from_cards` (fast enough to run on every frame).
@@ -7,6 +7,7 @@ The vision pipeline needs only: :func:`load_profile`, :class:`CameraIntrinsics`,
 from calibration.board import DEFAULT_BOARD, BoardDetector, BoardSpec, BoardView
 from calibration.camera import MIN_VIEWS, calibrate_frames, calibrate_views, collect_views
 from calibration.cards import CARD_MM, plane_from_cards
+from calibration.deck import DeckProfile, EnrolmentError, match_probabilities
 from calibration.errors import (
     BoardNotFoundError,
     CalibrationError,
@@ -18,7 +19,7 @@ from calibration.errors import (
 from calibration.intrinsics import CameraIntrinsics
 from calibration.plane import DEFAULT_PX_PER_MM, PlaneSource, TablePlane, plane_from_board
 from calibration.printout import Paper, render_page, write_page
-from calibration.profile import Profile, load_profile, load_profile_or_new, profile_path, save_profile
+from calibration.profile import Profile, load_deck, load_profile, load_profile_or_new, profile_path, save_profile
 from calibration.sources import Frame, open_frames
 
 __all__ = [
@@ -32,6 +33,8 @@ __all__ = [
     "BoardView",
     "CalibrationError",
     "CameraIntrinsics",
+    "DeckProfile",
+    "EnrolmentError",
     "Frame",
     "NotEnoughViewsError",
     "Paper",
@@ -44,8 +47,10 @@ __all__ = [
     "calibrate_frames",
     "calibrate_views",
     "collect_views",
+    "load_deck",
     "load_profile",
     "load_profile_or_new",
+    "match_probabilities",
     "open_frames",
     "plane_from_board",
     "plane_from_cards",

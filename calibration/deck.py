@@ -1,33 +1,144 @@
-"""Deck enrolment: teaching Cadogan one physical deck (its size, backs, artwork). Not available yet.
+"""An enrolled deck: what this physical deck's corner indices look like to the recogniser, kept in the profile.
 
-Enrolment needs the card recognition model (vision/), which does not exist yet. When it does, enrolment will:
-show each card to the camera, let the recogniser find its outline and corner index, measure the card size
-through the table plane (:func:`calibration.cards.plane_from_cards` takes ``card_mm``), and store a
-``DeckProfile`` next to the camera profile. The recogniser is passed in, so this package keeps not importing
-vision: anything with a ``quads(image)`` method that returns card corner quads will do.
+Enrolment (``vision.deckmatch.enrol_image``) finds each card of a photo of the whole deck laid out in order
+(:mod:`calibration.spread`), and stores per card the classifier's embeddings of its index crops, each both
+ways up (the crop and the crop turned 180 degrees). Recognition then compares every index it reads with these
+prototypes. Embeddings only mean something to the model that made them, so the profile records the
+classifier's fingerprint, and a profile enrolled with another model is refused, never used silently.
+
+This package does not import vision: the embeddings arrive as numpy arrays.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+import base64
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from calibration.errors import CalibrationError
+from calibration.jsonio import Reader
 
-DECK_UNAVAILABLE = (
-    "deck enrolment needs the card recognition model, which is not part of this version yet; "
-    "standard 63 x 88 mm poker decks work without enrolment"
-)
-
-
-class CardOutlineFinder(Protocol):
-    """What enrolment will need from the recogniser: card corner quads (4, 2) in image pixels."""
-
-    def quads(self, image: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.float64]]: ...
+F32 = npt.NDArray[np.float32]
+CARDS = 52
+MAX_ROWS = 52 * 512  # far more views than one enrolment makes; a bound on what a file may hold
+TEMPERATURE = 0.05  # softmax temperature over cosine similarities (bench/enrol.py)
 
 
-def enrol_deck(finder: CardOutlineFinder | None = None) -> None:
-    """Placeholder for deck enrolment: raises until the recognition model exists."""
-    raise CalibrationError(DECK_UNAVAILABLE)
+class EnrolmentError(CalibrationError):
+    """The enrolment photo cannot teach the deck (missing cards, no cards, wrong layout)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DeckProfile:
+    """Per-card prototype embeddings of one deck (``labels[i]`` is the card class of ``embeddings[i]``)."""
+
+    labels: tuple[int, ...]  # class ids 0..51 in vision.cards.NAMES order
+    embeddings: F32  # (len(labels), dim), each row of unit length
+    model: str  # fingerprint of the classifier that made the embeddings
+    temperature: float = TEMPERATURE
+    source: str = ""  # what it was enrolled from, for messages
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DeckProfile):
+            return NotImplemented
+        return (
+            self.labels == other.labels
+            and self.model == other.model
+            and self.temperature == other.temperature
+            and self.source == other.source
+            and self.embeddings.shape == other.embeddings.shape
+            and bool(np.array_equal(self.embeddings, other.embeddings))
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def cards(self) -> frozenset[int]:
+        return frozenset(self.labels)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "temperature": self.temperature,
+            "source": self.source,
+            "labels": list(self.labels),
+            "dim": int(self.embeddings.shape[1]),
+            # float16, base64: 52 cards x 4 views x 512 numbers would be half a megabyte of JSON text
+            "embeddings": base64.b64encode(self.embeddings.astype("<f2").tobytes()).decode("ascii"),
+        }
+
+    @classmethod
+    def read(cls, r: Reader) -> DeckProfile | None:
+        """The deck of a profile, or None with the problems added to ``r``."""
+        model = r.text("model")
+        temperature = r.number("temperature", positive=True)
+        source = r.text("source") if "source" in r.data else ""
+        dim = r.integer("dim", minimum=1)
+        labels_raw = r.raw("labels")
+        labels: list[int] = []
+        if not isinstance(labels_raw, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < CARDS for v in labels_raw
+        ):
+            r.problems.append(f"{r._name('labels')}: expected a list of card numbers 0..{CARDS - 1}")
+        elif not 0 < len(labels_raw) <= MAX_ROWS:
+            r.problems.append(f"{r._name('labels')}: expected 1 to {MAX_ROWS} entries, found {len(labels_raw)}")
+        else:
+            labels = list(labels_raw)
+        text = r.text("embeddings")
+        try:
+            raw = base64.b64decode(text.encode("ascii"), validate=True)
+        except (ValueError, UnicodeEncodeError):
+            r.problems.append(f"{r._name('embeddings')}: not base64 text")
+            return None
+        if not labels:
+            return None
+        if len(raw) != len(labels) * dim * 2:
+            r.problems.append(
+                f"{r._name('embeddings')}: expected {len(labels)} x {dim} float16 numbers,"
+                f" found {len(raw) // 2} numbers"
+            )
+            return None
+        emb = np.frombuffer(raw, "<f2").astype(np.float32).reshape(len(labels), dim)
+        norms = np.linalg.norm(emb, axis=1)
+        if not np.all(np.isfinite(emb)) or np.any(np.abs(norms - 1.0) > 0.01):
+            r.problems.append(f"{r._name('embeddings')}: not unit-length finite vectors")
+            return None
+        if r.problems:
+            return None
+        return cls(tuple(labels), emb, model, temperature, source)
+
+
+def normalise(x: F32) -> F32:
+    out: F32 = (x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)).astype(np.float32)
+    return out
+
+
+def match_probabilities(
+    probs: F32, embeddings: F32, deck: DeckProfile, *, weight: float = 0.0
+) -> F32:
+    """Card probabilities (n, 52) of index crops from their embeddings (n, dim) and this deck's prototypes.
+
+    Softmax over the 52 cards of each crop's best cosine similarity to a card's prototypes, divided by the
+    deck's temperature, times the classifier's own probabilities to the power ``weight`` (0: prototypes
+    only; 1: the plain product). A card with no prototype keeps the classifier's view alone.
+    """
+    n = len(embeddings)
+    if n == 0:
+        return np.zeros((0, CARDS), np.float32)
+    sims = normalise(embeddings) @ deck.embeddings.T  # (n, rows)
+    best = np.full((n, CARDS), -1.0, np.float32)
+    labels = np.asarray(deck.labels)
+    for card in np.unique(labels):
+        best[:, card] = sims[:, labels == card].max(1)
+    logit = best / deck.temperature
+    known = np.zeros(CARDS, bool)
+    known[labels] = True
+    cls = np.clip(probs[:, :CARDS], 1e-9, 1.0)
+    score = np.where(known[None, :], logit + weight * np.log(cls), np.log(cls) + logit[:, known].mean())
+    score -= score.max(1, keepdims=True)
+    e = np.exp(score)
+    out: F32 = (e / e.sum(1, keepdims=True)).astype(np.float32)
+    return out

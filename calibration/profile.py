@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from calibration.deck import DeckProfile
 from calibration.errors import ProfileError
 from calibration.intrinsics import CameraIntrinsics
 from calibration.jsonio import Reader
@@ -26,11 +27,12 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """A named camera set-up: its intrinsics and, once measured, its table plane."""
+    """A named camera set-up: its intrinsics, once measured its table plane, once enrolled its deck."""
 
     name: str
     camera: CameraIntrinsics | None = None
     table: TablePlane | None = None
+    deck: DeckProfile | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -39,6 +41,8 @@ class Profile:
             "name": self.name,
             "camera": None if self.camera is None else self.camera.to_json(),
             "table": None if self.table is None else self.table.to_json(),
+            # written only when enrolled: profiles without a deck stay as they were
+            **({} if self.deck is None else {"deck": self.deck.to_json()}),
         }
 
     @classmethod
@@ -65,8 +69,9 @@ class Profile:
                 f"table: measured at {table.width}x{table.height},"
                 f" the camera calibrated at {camera.width}x{camera.height}"
             )
+        deck = DeckProfile.read(r.child("deck")) if r.has("deck") else None
         r.raise_if_problems(ProfileError, f"{where}: invalid profile")
-        return cls(name, camera, table)
+        return cls(name, camera, table, deck)
 
 
 def config_dir() -> Path:
@@ -100,6 +105,18 @@ def load_profile(name_or_path: str) -> Profile:
     except json.JSONDecodeError as exc:
         raise ProfileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
     return Profile.from_json(data, str(path))
+
+
+def load_deck(name_or_path: str) -> DeckProfile:
+    """The enrolled deck of a profile; ProfileError when the profile is bad or has none."""
+    if not profile_path(name_or_path).exists():
+        raise ProfileError(f"{profile_path(name_or_path)}: no such profile; run `cadogan calibrate deck` first")
+    profile = load_profile(name_or_path)
+    if profile.deck is None:
+        raise ProfileError(
+            f"{profile_path(name_or_path)}: no deck enrolled in this profile; run `cadogan calibrate deck` first"
+        )
+    return profile.deck
 
 
 def load_profile_or_new(name_or_path: str) -> Profile:

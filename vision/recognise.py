@@ -12,7 +12,7 @@ Confidence = sqrt(detector score) x classifier probability; ``data`` keeps both,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from calibration.deck import DeckProfile, match_probabilities
 from vision.cards import NAMES
 from vision.crops import square_crop
-from vision.detections import Detections
+from vision.detections import BACK, Detections
 from vision.model import CLASSIFIER, DETECTOR, OnnxModel, load_model, models_dir
 
 DET_W = 640
@@ -41,13 +42,40 @@ class Recogniser:
     det_threshold: float = 0.2  # low: the classifier's "not an index" class rejects what is not
     min_class_score: float = 0.4
     max_candidates: int = 300
+    back_threshold: float = 0.35  # face-down strips: no classifier checks them, so the detector must be surer
     det_width: int = DET_W  # the detector's input width (trained at 640; wider finds smaller indices)
+    extra_widths: tuple[int, ...] = (320, 224)  # further detector passes: narrower inputs find larger indices
     turn_too: bool = True  # also classify each crop turned 180 degrees and average (indices come both ways up)
+    # An enrolled deck (``cadogan calibrate deck``): its prototypes name the indices (see vision/deckmatch.py).
+    deck: DeckProfile | None = None
+    deck_weight: float = 1.0  # the classifier's say next to the prototypes: probs ** weight x prototype match
+    min_similarity: float = 0.5  # with a deck: the least cosine similarity to a prototype that is an index
 
 
-def load_recogniser(directory: str | Path | None = None, *, threads: int = 0) -> Recogniser:
+def load_recogniser(
+    directory: str | Path | None = None, *, threads: int = 0, deck: DeckProfile | None = None
+) -> Recogniser:
+    """The two models; with ``deck`` (an enrolled deck, checked against the classifier) its prototypes too."""
     d = Path(directory) if directory is not None else models_dir()
-    return Recogniser(load_model(d / DETECTOR, threads=threads), load_model(d / CLASSIFIER, threads=threads))
+    rec = Recogniser(load_model(d / DETECTOR, threads=threads), load_model(d / CLASSIFIER, threads=threads))
+    if deck is not None:
+        from vision.deckmatch import check_deck
+
+        check_deck(deck, rec.classifier, deck.source or "the deck profile")
+        rec = replace(rec, deck=deck)
+    return rec
+
+
+def deck_probs(frame: U8, boxes: F32, rec: Recogniser) -> tuple[F32, F32]:
+    """With an enrolled deck: card probabilities (n, 52) from the prototypes, and the best similarity (n,)."""
+    from vision.deckmatch import classify_and_embed
+
+    assert rec.deck is not None
+    if len(boxes) == 0:
+        return np.zeros((0, NOT_INDEX), np.float32), np.zeros(0, np.float32)
+    probs, emb = classify_and_embed(frame, boxes, rec.classifier)
+    sims = (emb[:, 0] @ rec.deck.embeddings.T).max(1).astype(np.float32)
+    return match_probabilities(probs, emb[:, 0], rec.deck, weight=rec.deck_weight), sims
 
 
 def _sigmoid(x: F32) -> F32:
@@ -55,8 +83,9 @@ def _sigmoid(x: F32) -> F32:
     return out
 
 
-def detect_indices(frame: U8, rec: Recogniser) -> tuple[F32, F32]:
-    """Candidate index boxes (n, 4, frame px) and detector scores (n,), best first."""
+def detector_maps(frame: U8, rec: Recogniser) -> tuple[F32, float, int]:
+    """The detector's raw stride-4 maps for a frame (channels: index heat, log w, log h, dx, dy, and with
+    newer models face-down strip heat), the frame -> detector-input scale, and the unpadded input height."""
     h, w = frame.shape[:2]
     scale = rec.det_width / w
     dh = round(h * scale)
@@ -65,12 +94,17 @@ def detect_indices(frame: U8, rec: Recogniser) -> tuple[F32, F32]:
     if ph != dh:  # pad with edge pixels: a black band would look like a table edge
         small = cv2.copyMakeBorder(small, 0, ph - dh, 0, 0, cv2.BORDER_REPLICATE)
     x = small.transpose(2, 0, 1)[None].astype(np.float32)
-    out = rec.detector(x)[0]
-    heat = _sigmoid(out[0])
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= rec.det_threshold)
+    out: F32 = rec.detector(x)[0]
+    return out, scale, dh
+
+
+def _peaks(out: F32, channel: int, scale: float, dh: int, threshold: float, limit: int) -> tuple[F32, F32]:
+    """Boxes (n, 4, frame px) and scores (n,) of the local maxima of one heat channel, best first."""
+    heat = _sigmoid(out[channel])
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks[: (dh + STRIDE - 1) // STRIDE])
     score = heat[ys, xs]
-    order = np.argsort(-score)[: rec.max_candidates]
+    order = np.argsort(-score)[:limit]
     ys, xs, score = ys[order], xs[order], score[order]
     cx = (xs + _sigmoid(out[3, ys, xs])) * STRIDE / scale
     cy = (ys + _sigmoid(out[4, ys, xs])) * STRIDE / scale
@@ -78,6 +112,27 @@ def detect_indices(frame: U8, rec: Recogniser) -> tuple[F32, F32]:
     bh = np.exp(np.clip(out[2, ys, xs], -3, 6)) / scale
     boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1).astype(np.float32)
     return boxes, score.astype(np.float32)
+
+
+def detect_indices(frame: U8, rec: Recogniser) -> tuple[F32, F32]:
+    """Candidate index boxes (n, 4, frame px) and detector scores (n,), best first."""
+    out, scale, dh = detector_maps(frame, rec)
+    return _peaks(out, 0, scale, dh, rec.det_threshold, rec.max_candidates)
+
+
+def detect_backs(out: F32, scale: float, dh: int, rec: Recogniser) -> Detections:
+    """Face-down cards' visible top strips (class BACK) from the detector's maps; none from a detector
+    trained before it learnt backs (five channels)."""
+    if out.shape[0] < 6:
+        return Detections.empty()
+    boxes, score = _peaks(out, 5, scale, dh, rec.back_threshold, rec.max_candidates)
+    n = len(score)
+    dets = Detections.build(
+        boxes, np.full(n, BACK), score,
+        {"det_score": score, "cls_score": np.ones(n, np.float32), "second": np.full(n, BACK),
+         "second_score": np.zeros(n, np.float32)},
+    )
+    return dets[_nms(dets.boxes, dets.confidence, 0.6)]  # a cascade's strips overlap: only near-twins go
 
 
 def classify_boxes(frame: U8, boxes: F32, rec: Recogniser) -> F32:
@@ -119,19 +174,37 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
     image = np.asarray(frame)
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 32:
         raise ValueError(f"expected a BGR uint8 image, got {image.dtype} {image.shape}")
-    boxes, det_score = detect_indices(image, rec)
-    probs = classify_boxes(image, boxes, rec)
+    out, scale, dh = detector_maps(image, rec)
+    boxes, det_score = _peaks(out, 0, scale, dh, rec.det_threshold, rec.max_candidates)
+    backs = detect_backs(out, scale, dh, rec)
+    if rec.extra_widths:  # coarser passes find indices too large for the main one (a camera close to the cards)
+        found = [(boxes, det_score)]
+        for width in rec.extra_widths:
+            more = replace(rec, det_width=width)
+            o, sc, h = detector_maps(image, more)
+            found.append(_peaks(o, 0, sc, h, rec.det_threshold, rec.max_candidates))
+        boxes = np.concatenate([b for b, _ in found]).astype(np.float32)
+        det_score = np.concatenate([s for _, s in found]).astype(np.float32)
+        keep = _nms(boxes, det_score, 0.5)[: rec.max_candidates]
+        boxes, det_score = boxes[keep], det_score[keep]
+    if rec.deck is not None:
+        probs, sims = deck_probs(image, boxes, rec)
+    else:
+        probs = classify_boxes(image, boxes, rec)
     if len(probs) == 0:
-        return Detections.empty()
+        return backs
     best = probs[:, :NOT_INDEX].argmax(1)
     order = np.argsort(-probs[:, :NOT_INDEX], 1)
     cls_p = probs[np.arange(len(best)), best]
     # the classifier is the sharper judge; the detector's score only tempers it
     conf = (np.sqrt(det_score) * cls_p).astype(np.float32)
-    keep = (probs[:, NOT_INDEX] < cls_p) & (cls_p >= rec.min_class_score)
+    if rec.deck is not None:  # this deck's own indices say what is an index: the classifier may not know it
+        keep = (sims >= rec.min_similarity) & (cls_p >= rec.min_class_score)
+    else:
+        keep = (probs[:, NOT_INDEX] < cls_p) & (cls_p >= rec.min_class_score)
     dets = Detections.build(
         boxes, best, conf,
         {"det_score": det_score, "cls_score": cls_p, "second": order[:, 1],
          "second_score": probs[np.arange(len(best)), order[:, 1]]},
     )[keep]
-    return dets[_nms(dets.boxes, dets.confidence, 0.4)]
+    return Detections.merge([dets[_nms(dets.boxes, dets.confidence, 0.4)], backs])

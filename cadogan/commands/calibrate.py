@@ -1,4 +1,4 @@
-"""``cadogan calibrate``: print the board, calibrate the camera, measure the table plane (deck: not yet)."""
+"""``cadogan calibrate``: print the board, calibrate the camera, measure the table plane, enrol a deck."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from calibration import (
     save_profile,
     write_page,
 )
-from calibration.deck import DECK_UNAVAILABLE
+from calibration.deck import EnrolmentError
 from calibration.sources import read_image
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
@@ -89,11 +89,31 @@ examples:
 """
 
 DECK_HELP = """\
-Teach Cadogan a particular deck (size, backs, artwork). Not available yet: it needs the card
-recognition model. Standard 63 x 88 mm poker-size decks need no enrolment.
+Teach Cadogan your deck: from one photo of all 52 cards, learn what its corner indices look like, so that
+a deck unlike the ones the recogniser was trained on is read well. Saved in the profile; then give the
+profile to `cadogan see`, `watch` and `demo` with --deck-profile.
 
-example:
-  cadogan calibrate deck
+Lay the cards out like this, then photograph them from straight above, the whole layout in the picture:
+  - face up, upright (the top of every card away from you), apart (a finger's width between cards);
+  - in rows, in this order, read like text (left to right, then the next row down):
+        spades A 2 3 4 5 6 7 8 9 10 J Q K, then hearts, diamonds, clubs, each A to K
+    (13 to a row, one suit a row, is easiest; any number per row works, the same for every row);
+  - a card you do not have: leave its place empty.
+  - a plain, dark or coloured table is best (not white), with no glare.
+The order names the cards, not the recogniser: it cannot yet read a deck it has not learnt.
+
+Or: a folder with one photo per card, each file named by its card (AS.jpg, 10H.jpg, QC.png ...),
+the card alone in the picture, upright, filling about a fifth of the frame.
+
+If a card is not found, its name is printed and nothing is saved (exit 2); check that card and take
+the photo again, or use --allow-missing to save the cards found (missing ones are then read as before).
+An enrolment belongs to the recognition model that made it: after a model update, enrol again.
+
+examples:
+  cadogan calibrate deck --source deck.jpg
+  cadogan calibrate deck --source deck.jpg --profile kitchen
+  cadogan calibrate deck --source cards/                 (AS.jpg ... KC.jpg, one card each)
+  cadogan see table.jpg --game klondike --deck-profile kitchen
 """
 
 
@@ -136,12 +156,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     table.add_argument("--top-down", type=Path, help="write the straightened table view here (png/jpg)")
 
-    sub.add_parser(
+    deck = sub.add_parser(
         "deck",
-        help="enrol a deck (needs the recognition model; not yet)",
+        help="learn your deck's card faces from one photo of all 52 cards",
         description=DECK_HELP,
         formatter_class=_FORMATTER,
     )
+    deck.add_argument(
+        "--source", required=True,
+        help="photo (.jpg, .png) of the 52 cards laid out in order, or a folder of photos named by card",
+    )
+    _profile_argument(deck)
+    deck.add_argument("--allow-missing", action="store_true", help="save even when some cards were not found")
+    deck.add_argument("--models", metavar="DIR", help="model folder (default: the shipped models/)")
     return parser
 
 
@@ -161,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         return _camera(args)
     if command == "table":
         return _table(args)
-    raise CalibrationError(DECK_UNAVAILABLE)
+    return _deck(args)
 
 
 def _say(line: str) -> None:
@@ -195,7 +222,7 @@ def _camera(args: argparse.Namespace) -> int:
     _say(f"looking for the board in {args.source}; hold it still, then move it between views")
     intr = calibrate_frames(_until_interrupted(frames), DEFAULT_BOARD, args.views, _say, args.source)
     dropped = profile.table is not None
-    save_profile(Profile(profile.name, intr, None), str(path))
+    save_profile(Profile(profile.name, intr, None, profile.deck), str(path))
     print(
         f"camera {intr.width}x{intr.height}: fx {intr.fx:.1f} fy {intr.fy:.1f} px, "
         f"centre ({intr.cx:.1f}, {intr.cy:.1f}), distortion {_fmt(intr.dist)}"
@@ -225,7 +252,7 @@ def _table(args: argparse.Namespace) -> int:
             )
         plane = plane_from_board(view, camera, size, args.px_per_mm)
         how = f"the board ({view.count} corners)"
-    save_profile(Profile(profile.name, profile.camera, plane), str(path))
+    save_profile(Profile(profile.name, profile.camera, plane, profile.deck), str(path))
     tilt = plane.tilt_deg()
     print(
         f"table plane from {how}: fit error {plane.residual_px:.2f} px"
@@ -236,6 +263,40 @@ def _table(args: argparse.Namespace) -> int:
     if args.top_down is not None:
         _write_top_down(args.top_down, image, plane)
     print(f"saved profile {path}")
+    return 0
+
+
+def _deck(args: argparse.Namespace) -> int:
+    from vision.deckmatch import enrol_cards, enrol_image
+    from vision.recognise import load_recogniser
+
+    path = profile_path(args.profile)
+    profile = load_profile_or_new(args.profile)  # a broken profile stops us before the work
+    if args.source.isdigit():
+        raise CalibrationError(
+            f"{args.source}: give one photo of the whole deck laid out, or a folder of photos named by card"
+        )
+    if Path(args.source).is_dir():
+        photos = [(Path(f.label).stem, f.image) for f in open_frames(args.source)]
+        rec = load_recogniser(args.models)
+        enrolled = enrol_cards(photos, rec, source=Path(args.source).name)
+    else:
+        image = read_image(args.source)
+        rec = load_recogniser(args.models)
+        enrolled = enrol_image(image, rec, source=Path(args.source).name)
+    deck, missing = enrolled.deck, enrolled.missing
+    found = 52 - len(missing)
+    if missing and not args.allow_missing:
+        raise EnrolmentError(
+            f"{args.source}: found {found} of 52 cards; missing: {', '.join(missing)}"
+            " (check those places of the layout and take the photo again, or use --allow-missing)"
+        )
+    save_profile(Profile(profile.name, profile.camera, profile.table, deck), str(path))
+    views = len(deck.labels) // max(found, 1)
+    print(f"enrolled {found} of 52 cards from {args.source} ({len(deck.labels)} prototypes, about {views} a card)")
+    if missing:
+        print(f"warning: not enrolled, read as before: {', '.join(missing)}", file=sys.stderr)
+    print(f"saved profile {path}; use it with --deck-profile {args.profile}")
     return 0
 
 

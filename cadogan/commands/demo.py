@@ -29,11 +29,15 @@ def add_parser(sub: SubParsers) -> None:
     )
     parser.add_argument("--out", default="cadogan-demo", help="folder for the overlay video, log and speech")
     parser.add_argument("--speak", action="store_true", help="also speak the announcements aloud")
+    parser.add_argument("--no-window", action="store_true", help="no live window even when a display exists")
     parser.add_argument("--size", default="1280x720", help="recording size WxH (default 1280x720)")
     parser.add_argument("--moves", type=int, default=4, help="legal moves before the illegal one (default 4)")
     parser.add_argument("--engine-only", action="store_true", help="no camera pipeline: the engine plays a deal")
     parser.add_argument("--game", default="klondike", help="with --engine-only: game to play (default klondike)")
     parser.add_argument("--seed", type=int, default=2, help="with --engine-only: shuffle seed (default 2)")
+    parser.add_argument(
+        "--deck-profile", metavar="PROFILE", help="use the deck enrolled in this profile (calibrate deck)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,21 +47,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace) -> int:
-    from cadogan.commands.verify import print_report
     from cadogan.demo_recording import demo_recording
-    from cadogan.overlay import OverlayWriter
+    from cadogan.overlay import OverlayWindow, OverlayWriter, display_available
     from cadogan.reading import vision_reader
     from cadogan.session import SessionLog, read_session
     from cadogan.sources import FrameSource
     from cadogan.speech import Speaker, espeak_path, speak_to_file
     from cadogan.tracker import Event, EventKind, Tracker
+    from cadogan.verdict import print_verdict, replay
     from cadogan.watch import watch
-    from engine.verify import verify_tables
 
     width, height = parse_size(args.size)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    reader = vision_reader("klondike")
+    reader = vision_reader("klondike", deck_profile=args.deck_profile)
     print("preparing the built-in recording (rendered once, then cached) ...", flush=True)
     recording = demo_recording(size=(width, height), moves_before=args.moves)
     print(
@@ -75,11 +78,21 @@ def _pipeline(args: argparse.Namespace) -> int:
     log_path.unlink(missing_ok=True)
     overlay = OverlayWriter(out / "overlay.mp4", fps=source.fps)
     speaker = Speaker(enabled=args.speak)
-    with SessionLog(log_path, "klondike", str(recording.video)) as log:
+    window = None if args.no_window or not display_available() else OverlayWindow()
+    with SessionLog(log_path, "klondike", str(recording.video), partial=True) as log:
         summary = watch(
-            source, reader, Tracker(partial=True), log=log, speaker=speaker, overlay=overlay, on_event=announce
+            source,
+            reader,
+            Tracker(partial=True),
+            log=log,
+            speaker=speaker,
+            overlay=overlay,
+            on_event=announce,
+            window=window,
         )
     overlay.close()
+    if window is not None:
+        window.close()
     speaker.close()
     print(f"{summary.frames} frames read; annotated video: {out / 'overlay.mp4'}; session log: {log_path}")
     if spoken and espeak_path() is not None:
@@ -88,8 +101,7 @@ def _pipeline(args: argparse.Namespace) -> int:
     record = read_session(log_path)
     print("\nverify report of the session log:")
     if record.tables:
-        report = verify_tables([entry.table for entry in record.tables], partial=True)
-        print_report(report, [entry.t for entry in record.tables], record.truncated)
+        print_verdict(replay(record.tables, partial=True))
     else:
         print("no still table was read: nothing to verify")
     truth = json.loads(recording.truth.read_text())

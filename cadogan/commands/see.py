@@ -19,6 +19,7 @@ EXAMPLES = """\
   cadogan see photo.jpg --game klondike
   cadogan see photo.jpg --game canfield --json > seen.json
   cadogan see photo.jpg --game klondike --annotate seen.png
+  cadogan see photo.jpg --game klondike --deck-profile default   # a deck enrolled with `calibrate deck`
 """
 
 
@@ -29,6 +30,10 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the observed table as JSON (with each read)")
     p.add_argument("--annotate", metavar="OUT.png", help="also write IMAGE with the reads drawn on it")
     p.add_argument("--models", metavar="DIR", help="model folder (default: the shipped models/)")
+    p.add_argument(
+        "--deck-profile", metavar="PROFILE",
+        help="read with the deck enrolled in this profile (name or .json path; `cadogan calibrate deck`)",
+    )
     p.set_defaults(run=run)
     return p
 
@@ -52,7 +57,12 @@ def run(args: argparse.Namespace) -> int:
         raise CadoganError(f"cannot read {args.image}: not an image OpenCV can decode")
     if args.annotate and not Path(args.annotate).resolve().parent.is_dir():
         raise CadoganError(f"cannot write {args.annotate}: its folder does not exist")
-    rec = load_recogniser(args.models)
+    deck = None
+    if args.deck_profile:
+        from calibration.profile import load_deck
+
+        deck = load_deck(args.deck_profile)
+    rec = load_recogniser(args.models, deck=deck)
     dets = recognise(image, rec)
     if len(dets) == 0:
         raise CadoganError(f"no cards found in {args.image}")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from cadogan.commands._common import SubParsers, add_command
-from cadogan.overlay import OverlayWriter
+from cadogan.overlay import OverlayWindow, OverlayWriter, display_available
 from cadogan.session import SessionLog, read_session
 from cadogan.sources import FrameSource
 from cadogan.speech import Speaker
@@ -25,6 +25,8 @@ def add_parser(sub: SubParsers) -> None:
         "Watch a game through a webcam (or a video, an image, a folder of images): read the table whenever\n"
         "it is still, check the deal, follow every move, announce moves against the rules (on screen, in the\n"
         "session log, aloud with --speak), and give hints when the table has been still a while (--auto-hint).\n"
+        "When a display exists and OpenCV has its GUI, the overlay is shown in a window: press h for a hint,\n"
+        "q to stop.\n"
         "Every still table goes to the session log, which `cadogan verify` reads; if the source stops, the\n"
         "log written so far is complete: start again with --resume to carry on.",
         "  cadogan watch --game klondike                      # webcam 0\n"
@@ -36,10 +38,18 @@ def add_parser(sub: SubParsers) -> None:
     parser.add_argument("--log", default="cadogan-session.jsonl", help="session log (default cadogan-session.jsonl)")
     parser.add_argument("--resume", action="store_true", help="carry on from the last table of --log")
     parser.add_argument("--overlay", help="write the annotated video here (.mp4)")
+    parser.add_argument(
+        "--no-window",
+        action="store_true",
+        help="no live window even when a display exists (the window needs the GUI build: pip install opencv-python)",
+    )
     parser.add_argument("--speak", action="store_true", help="speak announcements with espeak-ng")
     parser.add_argument("--auto-hint", type=float, metavar="SECONDS", help="hint after the table is still this long")
     parser.add_argument("--every", type=int, default=2, help="read one frame in N (default 2)")
     parser.add_argument("--models", help="folder with the recognition models (default: the shipped ones)")
+    parser.add_argument(
+        "--deck-profile", metavar="PROFILE", help="use the deck enrolled in this profile (calibrate deck)"
+    )
 
 
 def _hinter(seconds: float = 1.0) -> Hinter:
@@ -63,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     from cadogan.reading import vision_reader
 
     game = find_game(args.game)
-    reader = vision_reader(game.name, args.models)  # loads (and checks) the models before the camera opens
+    # loads (and checks) the models before the camera opens
+    reader = vision_reader(game.name, args.models, deck_profile=args.deck_profile)
     source = FrameSource(args.source)
     tracker = Tracker(partial=True)
     if args.resume and Path(args.log).exists():
@@ -74,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
             tracker.check_deal = False
             print(f"resuming from {args.log}: {len(record.tables)} tables read before")
     speaker = Speaker(enabled=args.speak)
+    window = None if args.no_window or not display_available() else OverlayWindow()
     overlay = OverlayWriter(Path(args.overlay), fps=source.fps / max(1, args.every)) if args.overlay else None
-    with SessionLog(args.log, game.name, source.name) as log:
+    with SessionLog(args.log, game.name, source.name, partial=True) as log:
         summary = watch(
             source,
             reader,
@@ -87,10 +99,13 @@ def run(args: argparse.Namespace) -> int:
             auto_hint_after=args.auto_hint,
             every=args.every,
             on_event=_print,
+            window=window,
         )
         log.write("end", 0.0, reason=source.end_reason, frames=summary.frames)
     if overlay is not None:
         overlay.close()
+    if window is not None:
+        window.close()
     speaker.close()
     if source.ended_early:
         print(f"cadogan watch: {source.end_reason}; the session log {args.log} is complete", file=sys.stderr)

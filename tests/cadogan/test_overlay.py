@@ -6,6 +6,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from cadogan.overlay import Label, Overlay, OverlayWriter, draw
 from cadogan.sources import FrameSource
@@ -41,3 +42,48 @@ def test_annotated_video_is_written_and_reads_back(tmp_path: Path) -> None:
     assert len(frames) == 12
     assert frames[0].image.shape == (240, 320, 3)
     assert cv2.countNonZero(cv2.cvtColor(frames[5].image, cv2.COLOR_BGR2GRAY)) > 100
+
+
+def test_no_display_means_no_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cadogan.overlay import display_available
+
+    display_available.cache_clear()
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert not display_available()
+    display_available.cache_clear()
+    # A display that does not answer (or a build without a GUI) is probed in a child process: never a crash.
+    monkeypatch.setenv("DISPLAY", ":97")
+    assert not display_available()
+    display_available.cache_clear()
+
+
+def test_the_window_shows_the_overlay_and_its_keys_ask_for_a_hint_and_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cadogan.overlay import OverlayWindow
+    from cadogan.sources import TimedFrame
+    from cadogan.tracker import Tracker
+    from cadogan.watch import Reading, watch
+    from engine.games import find_game
+    from engine.table import Table
+    from engine.testing import camera_view
+
+    shown: list[np.ndarray] = []
+    keys = iter([-1] * 6 + [ord("h")] + [-1] * 2 + [ord("q")] + [-1] * 50)
+    monkeypatch.setattr(cv2, "namedWindow", lambda *a: None)
+    monkeypatch.setattr(cv2, "imshow", lambda name, image: shown.append(image))
+    monkeypatch.setattr(cv2, "waitKey", lambda delay: next(keys))
+    monkeypatch.setattr(cv2, "destroyWindow", lambda name: None)
+    table = camera_view(Table.dealt(find_game("klondike"), 2))
+    frames = [TimedFrame(n, n / 10, np.zeros((90, 160, 3), np.uint8)) for n in range(40)]
+    hints: list[Table] = []
+
+    def hinter(model: Table) -> tuple[str, float]:
+        hints.append(model)
+        return "move the ace of spades to foundation 1", 0.4
+
+    window = OverlayWindow()
+    summary = watch(frames, lambda image: Reading(table, 0.97), Tracker(partial=True), hinter=hinter, window=window)
+    window.close()
+    assert len(shown) == 10  # stopped by the q key
+    assert summary.end_reason == "stopped by the player"
+    assert len(hints) == 1  # asked for with h

@@ -42,9 +42,18 @@ def test_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         _run("board", "-o", str(tmp_path / "b.png"), "--dpi", "5")
 
 
-def test_deck_says_it_needs_the_model() -> None:
-    with pytest.raises(CalibrationError, match="needs the card recognition model"):
-        _run("deck")
+def test_deck_bad_input_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"not an image")
+    with pytest.raises(CalibrationError) as info:
+        _run("deck", "--source", str(bad), "--profile", str(tmp_path / "p.json"))
+    assert "\n" not in str(info.value)
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((720, 1280, 3), 90, np.uint8))
+    with pytest.raises(CalibrationError, match="no cards found") as info:
+        _run("deck", "--source", str(blank), "--profile", str(tmp_path / "p.json"))
+    assert "\n" not in str(info.value)
+    assert not (tmp_path / "p.json").exists()
 
 
 def test_camera_then_table_from_a_folder(

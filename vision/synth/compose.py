@@ -76,7 +76,8 @@ def draw_card(
         h, w = warped.shape[:2]
         blurred = cv2.blur(cv2.extractChannel(warped, 3), (k, k))
         keep = np.full((h, w), 255, np.uint8)
-        keep[dy:, dx:] = cv2.convertScaleAbs(blurred[: h - dy, : w - dx], alpha=-shadow, beta=255)
+        if dy < h and dx < w:  # a sliver of a card at the frame's edge can be thinner than the shadow's offset
+            keep[dy:, dx:] = cv2.convertScaleAbs(blurred[: h - dy, : w - dx], alpha=-shadow, beta=255)
     return _blend(canvas[cy0:cy1, cx0:cx1], warped, ids[cy0:cy1, cx0:cx1], own, keep)
 
 

@@ -1,0 +1,602 @@
+"""Whole recorded games through `cadogan verify`: moves reconstructed, illegal moves, misdeals, speed.
+
+    python -m bench.recordings                          # every recording, the real recogniser (models/*.onnx)
+    python -m bench.recordings --reader truth           # DIAGNOSTIC: the render truth instead of the recogniser
+    python -m bench.recordings --only k-legal-1,c-illegal-1 --jobs 2
+
+Each recording is a game rendered with an UNSEEN (KDE) deck by ``vision.synth.render_video`` (a hand makes
+every move), then given camera shake (a slow drift and a per-frame jitter of about a pixel) and changing
+light (a slow swell of brightness, a colour cast, and the lamp dimmed at one moment), and written as a
+30 fps 1280x720 mp4: the renderer draws 6 distinct pictures a second, each shown for 5 frames with its own
+shake. The games are the engine's greedy playouts (Klondike 1914 and Canfield), capped at ``--moves``
+moves; some are legal throughout, some hold 1-3 injected illegal moves (a red card on a red card, a card
+pulled from under a covered card, a non-king put into a space), some start with a misdeal (one column dealt
+an extra face-up card from the stock).
+
+Measures, per recording and in all:
+- moves reconstructed exactly: the verdict's sequence of moves (legal and illegal, in notation) aligned
+  with the truth (``difflib``), matched moves over true moves;
+- illegal moves flagged at the right move: a true illegal move matched by an illegal entry with the same
+  notation at the same place of the sequence;
+- false alarms: illegal entries that match no true illegal move (on the legal recordings: every one);
+- misdeals: a misdeal entry naming the column that got the extra card (and none on a correct deal);
+- speed: seconds of video per second of `verify` work (>= 1: faster than real time).
+
+``--reader truth`` is a DIAGNOSTIC: each frame's reading comes from the render truth (every face-up card
+whose corner index is at least 60 % visible, in its pile, in order) and goes through the same Observation
+-> table -> tracker path; it measures tracking apart from recognition. The headline figures are those of
+the real recogniser.
+
+Rendered recordings are cached in ~/.cache/cadogan/recordings (or --cache), keyed on everything that
+shapes them (the plan, the size, the timing, the effects; the renderer's source hash is kept in the truth
+file, not in the name, so that work on the renderer does not void the cache: --refresh renders again), so a
+rerun (e.g. with new models) only verifies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engine.autoplay import greedy_playout
+from engine.cards import RED_OF, UNKNOWN
+from engine.games import find_game
+from engine.moves import Move
+from engine.reference import reference_is_legal
+from engine.rules import Role
+from engine.table import Stage, Table
+from engine.verify import why_illegal
+
+VERSION = 2
+SIZE = (1280, 720)
+RENDER_FPS = 6.0
+REPEAT = 5  # each rendered picture is shown for 5 frames: a 30 fps video
+HOLD_S, MOVE_S = 1.0, 1.0
+VISIBLE = 0.6  # the truth reader reads a card whose corner index is at least this much visible
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    name: str
+    game: str
+    seed: int
+    deck: str
+    inject: tuple[str, ...] = ()
+    """Illegal moves to inject, in order: 'red_on_red', 'from_under', 'non_king_space'."""
+    misdeal: bool = False
+    moves: int | None = None
+    """Moves in the recording (None: the bench's --moves)."""
+
+
+SPECS: tuple[Spec, ...] = (
+    Spec("k-legal-1", "klondike", 1, "kde_standard", moves=24),
+    Spec("k-legal-2", "klondike", 5, "kde_jolly_royal", moves=24),
+    Spec("c-legal-1", "canfield", 3, "kde_penguins", moves=24),
+    Spec("c-legal-2", "canfield", 7, "kde_nicu_white", moves=24),
+    Spec("k-illegal-1", "klondike", 8, "kde_ancient_egyptians", ("red_on_red",)),
+    Spec("k-illegal-2", "klondike", 9, "kde_penguins", ("from_under", "red_on_red")),
+    Spec("k-illegal-3", "klondike", 21, "kde_nicu_white", ("red_on_red", "from_under", "non_king_space")),
+    Spec("c-illegal-1", "canfield", 4, "kde_standard", ("red_on_red", "from_under")),
+    Spec("c-illegal-2", "canfield", 9, "kde_jolly_royal", ("from_under",)),
+    Spec("k-misdeal-1", "klondike", 6, "kde_jolly_royal", misdeal=True),
+    Spec("c-misdeal-1", "canfield", 5, "kde_ancient_egyptians", misdeal=True),
+    Spec("k-misdeal-2", "klondike", 10, "kde_standard", ("red_on_red",), misdeal=True),
+)
+
+
+# ---------------------------------------------------------------- the game: moves, injected mistakes
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    tables: list[dict[str, list[tuple[str | None, bool]]]]
+    """What the renderer draws, one per still table."""
+    steps: list[str]
+    """The moves between consecutive tables, in the tracker's notation; '!' marks an illegal one."""
+    kinds: list[str]
+    """Per step: 'legal' or the kind of injected illegal move."""
+    misdeal: str
+    """The pile name the misdeal report must name ('' for a correct deal)."""
+
+
+def _colour_clash(table: Table) -> Move | None:
+    """A card onto a tableau card of its own colour, one rank higher if possible (a red 7 on a red 8)."""
+    tops = [p for p in table.pile_ids if table.game.pile(p).role in (Role.TABLEAU, Role.WASTE) and table.codes(p)]
+    targets = [p for p in table.pile_ids if table.game.pile(p).role is Role.TABLEAU and table.codes(p)]
+    found: list[tuple[int, Move]] = []
+    for src in tops:
+        card = table.codes(src)[-1]
+        for dst in targets:
+            under = table.codes(dst)[-1]
+            if dst == src or RED_OF[card] != RED_OF[under] or UNKNOWN in (card, under):
+                continue
+            move = Move(src, dst, 1)
+            if reference_is_legal(table, move) or "colours must alternate" not in why_illegal(table, move):
+                continue
+            near = abs((under % 13) - (card % 13) - 1)  # rank codes: any order works as a closeness measure
+            found.append((near, move))
+    return min(found, key=lambda f: (f[0], str(f[1])))[1] if found else None
+
+
+def _space_filler(table: Table) -> Move | None:
+    spaces = [p for p in table.pile_ids if table.game.pile(p).role is Role.TABLEAU and not table.codes(p)]
+    for dst in spaces:
+        for src in table.pile_ids:
+            role = table.game.pile(src).role
+            if role not in (Role.TABLEAU, Role.WASTE) or not table.codes(src):
+                continue
+            move = Move(src, dst, 1)
+            if not reference_is_legal(table, move) and "only a king" in why_illegal(table, move):
+                return move
+    return None
+
+
+def _from_under(table: Table) -> tuple[Table, str] | None:
+    """The card under the top card of a pile (waste or a cascade, both face up) onto a tableau pile."""
+    for src in table.pile_ids:
+        role = table.game.pile(src).role
+        codes = table.codes(src)
+        if role not in (Role.TABLEAU, Role.WASTE) or len(codes) - table.face_down_count(src) < 2:
+            continue
+        position = len(codes) - 2
+        for dst in table.pile_ids:
+            if dst == src or table.game.pile(dst).role is not Role.TABLEAU or not table.codes(dst):
+                continue
+            piles = [list(table.codes(p)) for p in table.pile_ids]
+            card = piles[table.pile_ids.index(src)].pop(position)
+            piles[table.pile_ids.index(dst)].append(card)
+            downs = [table.face_down_count(p) for p in table.pile_ids]
+            after = Table(table.game, piles, downs, passes=table.passes, stage=Stage.PLAY)
+            return after, f"{src}-1>{dst}"
+    return None
+
+
+def plan(spec: Spec, max_moves: int) -> Plan:
+    game = find_game(spec.game)
+    table = Table.dealt(game, spec.seed)
+    misdeal = ""
+    if spec.misdeal:  # one more card dealt face up from the stock onto column 2
+        piles = [list(table.codes(p)) for p in table.pile_ids]
+        piles[table.pile_ids.index("t2")].append(piles[table.pile_ids.index("s")].pop())
+        downs = [min(table.face_down_count(p), len(piles[k])) for k, p in enumerate(table.pile_ids)]
+        table = Table(game, piles, downs, stage=Stage.DEAL)
+        misdeal = game.pile("t2").name
+    tables = [table.piles_view()]
+    table.stage = Stage.PLAY
+    steps: list[str] = []
+    kinds: list[str] = []
+    pending = list(spec.inject)
+    slots = [round((k + 1) * max_moves / (len(pending) + 1)) for k in range(len(pending))]
+    player = greedy_playout(table, max_moves=10 * max_moves)
+    while len(steps) < max_moves:
+        if pending and len(steps) >= slots[0]:
+            kind = pending[0]
+            injected: tuple[Table, str] | None = None
+            finder = {"red_on_red": _colour_clash, "non_king_space": _space_filler}.get(kind)
+            if finder is not None and (move := finder(table)) is not None:
+                after = table.copy()
+                after.push(move)
+                injected = (after, str(move))
+            elif kind == "from_under":
+                injected = _from_under(table)
+            if injected is not None:
+                after, notation = injected
+                _replace(table, after)
+                tables.append(table.piles_view())
+                steps.append("!" + notation)
+                kinds.append(kind)
+                pending.pop(0)
+                slots.pop(0)
+                continue
+        move = next(player, None)  # pushes the move onto ``table``
+        if move is None:
+            break
+        tables.append(table.piles_view())
+        steps.append(str(move))
+        kinds.append("legal")
+    return Plan(tables, steps, kinds, misdeal)
+
+
+def _replace(table: Table, other: Table) -> None:
+    """Make ``table`` hold ``other``'s position in place (the greedy player keeps playing ``table``)."""
+    for pile in table.pile_ids:
+        raw = table.raw_pile(pile)
+        raw[:] = other.codes(pile)
+        table.set_face_down_count(pile, other.face_down_count(pile))
+
+
+# ---------------------------------------------------------------- rendering, shake and light, cache
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256()
+    files = [*sorted((ROOT / "vision" / "synth").glob("*.py")), ROOT / "engine" / "autoplay.py"]
+    for file in files:
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def cache_dir(override: str | None = None) -> Path:
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cadogan" / "recordings"
+
+
+def recording_key(spec: Spec, max_moves: int) -> str:
+    plan_spec = {k: v for k, v in asdict(spec).items() if k != "moves"}
+    """Names a recording by everything the bench decides about it (the game, the injected mistakes, the deck,
+    the size, the timing, the effects). The renderer's own source is recorded inside the truth file instead:
+    other work on the renderer should not throw away every cached recording; ``--refresh`` re-renders."""
+    shape = {
+        "spec": plan_spec,
+        "moves": spec.moves or max_moves,
+        "size": SIZE,
+        "fps": [RENDER_FPS, REPEAT],
+        "timing": [HOLD_S, MOVE_S],
+        "version": VERSION,
+    }
+    return hashlib.sha256(json.dumps(shape, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def render_seed(spec: Spec, tables: list[dict[str, list[tuple[str | None, bool]]]]) -> int:
+    """A render seed whose player fans the columns so that a covered card's corner index shows.
+
+    The renderer draws how far each player fans a column (10-35 % of a card) from the seed; at the tight
+    end the index of a covered card is mostly hidden, and neither a person nor a recogniser can read it.
+    Real players fan their columns to read them, so the bench probes a few seeds for one that does.
+    """
+    from vision.synth import RenderOptions, render_scene
+
+    probe = {pile: list(cards) for pile, cards in tables[0].items()}
+    probe["t1"] = [*probe["t1"], probe["t1"][-1]]  # a covered face-up card in column 1
+    options = RenderOptions(hand_probability=0.0, clutter=False, effects=0.0)
+    for k in range(30):
+        seed = spec.seed + 1000 * k
+        _, truth = render_scene(spec.game, probe, deck=spec.deck, seed=seed, size=(640, 360), options=options)
+        covered = [c for c in truth.cards if c.pile == "t1" and c.face_up and c.index == len(probe["t1"]) - 2]
+        if covered and min(index.hidden for index in covered[0].indices) <= 0.3:
+            return seed
+    return spec.seed
+
+
+def _visible(truth: Any) -> dict[str, list[str]]:
+    """The cards a perfect recogniser reads in one rendered frame: pile -> names, bottom first."""
+    piles: dict[str, list[tuple[int, str]]] = {}
+    for card in truth.cards:
+        if not card.face_up or card.card is None or not card.indices:
+            continue
+        if min(index.hidden for index in card.indices) <= 1.0 - VISIBLE:
+            piles.setdefault(card.pile, []).append((card.index, card.card))
+    return {pile: [name for _, name in sorted(cards)] for pile, cards in piles.items()}
+
+
+def _shake_and_light(src: Path, dst: Path, seed: int) -> int:
+    """Re-time the render to 30 fps with a camera that shakes and a light that changes; returns frames."""
+    rng = np.random.default_rng([seed, 77])
+    phase = rng.uniform(0, 2 * math.pi, 4)
+    capture = cv2.VideoCapture(str(src))
+    writer = cv2.VideoWriter(str(dst), cv2.VideoWriter.fourcc(*"mp4v"), RENDER_FPS * REPEAT, SIZE)
+    width, height = SIZE
+    count = 0
+    dim_at = rng.uniform(0.3, 0.7)
+    total = max(1, int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) * REPEAT)
+    try:
+        while True:
+            ok, image = capture.read()
+            if not ok:
+                break
+            for _ in range(REPEAT):
+                t = count / (RENDER_FPS * REPEAT)
+                dx = 2.0 * math.sin(2 * math.pi * t / 7.3 + phase[0]) + rng.normal(0, 0.6)
+                dy = 1.5 * math.sin(2 * math.pi * t / 9.1 + phase[1]) + rng.normal(0, 0.6)
+                angle = 0.15 * math.sin(2 * math.pi * t / 11.0 + phase[2])
+                matrix = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
+                matrix[:, 2] += np.array([dx, dy])
+                frame = cv2.warpAffine(image, matrix, SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+                gain = 1.0 + 0.12 * math.sin(2 * math.pi * t / 17.0 + phase[3])
+                if count / total > dim_at:
+                    gain *= 0.85  # a lamp switched off
+                warm = 0.04 * math.sin(2 * math.pi * t / 23.0)
+                tint = np.diag([gain * (1 - warm), gain, gain * (1 + warm)]).astype(np.float32)
+                writer.write(cv2.transform(frame, tint))
+                count += 1
+    finally:
+        capture.release()
+        writer.release()
+    return count
+
+
+@dataclass(frozen=True, slots=True)
+class Recording:
+    spec: Spec
+    video: Path
+    truth: Path
+
+
+def make_recording(spec: Spec, max_moves: int, cache: Path, refresh: bool = False) -> Recording:
+    from vision.synth import render_video
+
+    key = recording_key(spec, max_moves)
+    video, truth_path = cache / f"{spec.name}-{key}.mp4", cache / f"{spec.name}-{key}.json"
+    if video.is_file() and truth_path.is_file() and not refresh:
+        return Recording(spec, video, truth_path)
+    cache.mkdir(parents=True, exist_ok=True)
+    the_plan = plan(spec, spec.moves or max_moves)
+    seed = render_seed(spec, the_plan.tables)
+    raw = cache / f"{spec.name}-{key}.raw.mp4"
+    truths = render_video(
+        spec.game,
+        the_plan.tables,
+        str(raw),
+        deck=spec.deck,
+        seed=seed,
+        size=SIZE,
+        fps=RENDER_FPS,
+        hold_s=HOLD_S,
+        move_s=MOVE_S,
+    )
+    part = video.with_suffix(".part.mp4")
+    frames = _shake_and_light(raw, part, spec.seed)
+    raw.unlink()
+    record = {
+        "spec": asdict(spec),
+        "steps": the_plan.steps,
+        "kinds": the_plan.kinds,
+        "misdeal": the_plan.misdeal,
+        "render_seed": seed,
+        "renderer": _source_hash(),
+        "frames": frames,
+        "repeat": REPEAT,
+        "visible": [_visible(t) for t in truths],
+    }
+    truth_path.write_text(json.dumps(record))
+    part.replace(video)
+    return Recording(spec, video, truth_path)
+
+
+# ---------------------------------------------------------------- verifying, scoring
+
+
+def truth_reader(game: str, visible: list[dict[str, list[str]]], repeat: int) -> tuple[Any, Any]:
+    """DIAGNOSTIC reader: the render truth of the frame, through Observation -> table like the recogniser's."""
+    from cadogan.watch import Reading
+    from vision.assemble import Observation, SeenCard, layout_name, to_table
+
+    state = {"index": 0}
+    layout_piles = Table.dealt(find_game(game), 0).pile_ids
+
+    def read(image: Any) -> Reading:
+        shown = visible[min(len(visible) - 1, state["index"] // repeat)]
+        piles: dict[str, tuple[SeenCard, ...]] = {}
+        for pile in layout_piles:
+            names = shown.get(pile, [])
+            if names and not pile.startswith(("t", "w")):
+                names = names[-1:]  # a squared packet shows its top card
+            piles[pile] = tuple(SeenCard(name, 0.0, 0.0, 1.0, 1) for name in names)
+        seen = sum(len(c) for c in piles.values())
+        if seen < 3:
+            return Reading(None, 0.0)
+        table, _ = to_table(Observation(layout_name(game), piles, ()))
+        return Reading(table, 1.0)
+
+    return read, state
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    name: str
+    kind: str
+    true_moves: int
+    exact: int
+    illegal_true: int
+    illegal_flagged: int
+    false_alarms: int
+    unclear: int
+    misdeal_expected: str
+    misdeal_reported: str
+    seconds: float
+    video_s: float
+    recognised: int
+    frames: int
+    cpu_seconds: float
+
+    @property
+    def misdeal_ok(self) -> bool:
+        if not self.misdeal_expected:
+            return not self.misdeal_reported
+        return f"{self.misdeal_expected} shows 2 face-up cards" in self.misdeal_reported
+
+
+def moves_within(seconds: float | None, steps: int) -> int:
+    """How many of the recording's moves end (their table held still half a second) in the first ``seconds``."""
+    if seconds is None:
+        return steps
+    hold, move = max(1, round(HOLD_S * RENDER_FPS)), max(2, round(MOVE_S * RENDER_FPS))
+    return sum(1 for k in range(1, steps + 1) if (k * (hold + move) + hold / 2) / RENDER_FPS <= seconds)
+
+
+def verify_recording(
+    recording: Recording, reader_kind: str, threads: int, out: Path, seconds: float | None = None
+) -> Result:
+    from cadogan.reading import vision_reader
+    from cadogan.sources import FrameSource, TimedFrame
+    from cadogan.verdict import EntryKind
+    from cadogan.videocheck import check_video
+
+    record = json.loads(recording.truth.read_text())
+    spec = recording.spec
+    state: dict[str, int] | None = None
+    if reader_kind == "truth":
+        reader, state = truth_reader(spec.game, record["visible"], record["repeat"])
+    else:
+        reader = vision_reader(spec.game, threads=threads)
+
+    class Source(FrameSource):
+        def __iter__(self) -> Iterator[TimedFrame]:
+            for frame in super().__iter__():
+                if seconds is not None and frame.t > seconds:
+                    break
+                if state is not None:
+                    state["index"] = frame.index
+                yield frame
+
+    source = Source(str(recording.video))
+    log = out / f"{spec.name}.jsonl"
+    check = check_video(source, reader, spec.game, log, out)
+    verdict = check.verdict
+    seen = [("!" if e.kind is EntryKind.ILLEGAL else "") + e.move for e in verdict.moves]
+    truth: list[str] = record["steps"][: moves_within(seconds, len(record["steps"]))]
+    matcher = difflib.SequenceMatcher(a=truth, b=seen, autojunk=False)
+    matched = [truth[block.a + k] for block in matcher.get_matching_blocks() for k in range(block.size)]
+    illegal_true = sum(step.startswith("!") for step in truth)
+    flagged = sum(step.startswith("!") for step in matched)
+    alarms = sum(step.startswith("!") for step in seen) - flagged
+    misdeals = verdict.of(EntryKind.MISDEAL)
+    return Result(
+        spec.name,
+        "misdeal" if spec.misdeal else "illegal" if spec.inject else "legal",
+        len(truth),
+        len(matched),
+        illegal_true,
+        flagged,
+        alarms,
+        len(verdict.of(EntryKind.UNCLEAR)),
+        record["misdeal"],
+        " / ".join(e.reason for e in misdeals),
+        check.seconds,
+        check.frames / check.fps,
+        check.recognised,
+        check.frames,
+        check.cpu_seconds,
+    )
+
+
+def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None]) -> Result:
+    spec, max_moves, cache, reader_kind, threads, out, refresh, seconds = args
+    recording = make_recording(spec, max_moves, Path(cache), refresh)
+    return verify_recording(recording, reader_kind, threads, Path(out), seconds)
+
+
+def _render_job(args: tuple[Spec, int, str, bool]) -> str:
+    spec, max_moves, cache, refresh = args
+    return str(make_recording(spec, max_moves, Path(cache), refresh).video)
+
+
+def report(results: list[Result], reader_kind: str, seconds: float | None = None) -> None:
+    label = "DIAGNOSTIC: render truth as the reader (tracking only)" if reader_kind == "truth" else "real recogniser"
+    if seconds is not None:
+        label += f", first {seconds:g} s of each recording only"
+    print(f"\nreader: {label}")
+    print("| recording | kind | moves | exact | illegal flagged | false alarms | unclear | misdeal | speed wall/CPU |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        misdeal = ("ok" if r.misdeal_ok else "WRONG") + (f" ({r.misdeal_reported[:60]})" if r.misdeal_reported else "")
+        print(
+            f"| {r.name} | {r.kind} | {r.true_moves} | {r.exact}/{r.true_moves} | {r.illegal_flagged}/{r.illegal_true}"
+            f" | {r.false_alarms} | {r.unclear} | {misdeal if r.misdeal_expected or r.misdeal_reported else '-'}"
+            f" | {r.video_s / r.seconds:.2f}x / {r.video_s / max(r.cpu_seconds, 1e-9):.2f}x |"
+        )
+    moves = sum(r.true_moves for r in results)
+    exact = sum(r.exact for r in results)
+    illegal = sum(r.illegal_true for r in results)
+    flagged = sum(r.illegal_flagged for r in results)
+    legal_alarms = sum(r.false_alarms for r in results if r.kind == "legal")
+    alarms = sum(r.false_alarms for r in results)
+    dealt_wrong = [r for r in results if r.misdeal_expected]
+    video = sum(r.video_s for r in results)
+    work = sum(r.seconds for r in results)
+    cpu = sum(r.cpu_seconds for r in results)
+    print(f"\nrecordings: {len(results)}; reader: {label}")
+    print(f"moves reconstructed exactly: {exact}/{moves} = {exact / max(1, moves):.1%} (target >= 99 %)")
+    print(f"illegal moves flagged at the right move: {flagged}/{illegal} (target: all)")
+    print(f"false illegal-move alarms on the legal recordings: {legal_alarms} (target 0); on all: {alarms}")
+    print(f"misdeals reported with the right problem: {sum(r.misdeal_ok for r in dealt_wrong)}/{len(dealt_wrong)}")
+    wrong_deals = sum(1 for r in results if not r.misdeal_expected and r.misdeal_reported)
+    print(f"false misdeal reports on correct deals: {wrong_deals}")
+    print(
+        f"verify speed: {video:.0f} s of 30 fps 1280x720 video in {work:.0f} s of work = "
+        f"{video / max(work, 1e-9):.2f}x "
+        f"real time (slowest recording {min(r.video_s / r.seconds for r in results):.2f}x); in CPU time "
+        f"{cpu:.0f} s = {video / max(cpu, 1e-9):.2f}x real time; recogniser run on "
+        f"{sum(r.recognised for r in results)} of {sum(r.frames for r in results)} frames"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.recordings", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reader", choices=("vision", "truth"), default="vision", help="truth: DIAGNOSTIC only")
+    parser.add_argument("--only", help="comma-separated recording names (default: all)")
+    parser.add_argument("--first", type=int, help="only the first N recordings")
+    parser.add_argument(
+        "--moves", type=int, default=12, help="moves per recording where its spec does not say (default 12)"
+    )
+    parser.add_argument("--jobs", type=int, default=2, help="recordings rendered/verified at once (default 2)")
+    parser.add_argument("--cache", help="where rendered recordings are kept (default ~/.cache/cadogan/recordings)")
+    parser.add_argument("--out", help="folder for session logs and pictures (default: CACHE/verify)")
+    parser.add_argument("--render-only", action="store_true", help="render (or find cached) recordings and stop")
+    parser.add_argument("--refresh", action="store_true", help="render again even when cached")
+    parser.add_argument(
+        "--seconds", type=float, help="verify only the first S seconds of each recording (a quick sample)"
+    )
+    parser.add_argument("--json", help="also write the results here")
+    args = parser.parse_args(argv)
+    specs = list(SPECS)
+    if args.only:
+        wanted = args.only.split(",")
+        specs = [s for s in specs if s.name in wanted]
+    if args.first:
+        specs = specs[: args.first]
+    cache = cache_dir(args.cache)
+    out = (Path(args.out) if args.out else cache / "verify") / args.reader
+    started = time.monotonic()
+    context = get_context("spawn")
+    if args.render_only:
+        renders = [(s, args.moves, str(cache), args.refresh) for s in specs]
+        with context.Pool(args.jobs) as pool:
+            for path in pool.imap(_render_job, renders) if args.jobs > 1 else map(_render_job, renders):
+                print(path, flush=True)
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    threads = max(1, (os.cpu_count() or 2) // max(1, args.jobs))
+    jobs = [(s, args.moves, str(cache), args.reader, threads, str(out), args.refresh, args.seconds) for s in specs]
+    results: list[Result] = []
+    with contextlib.ExitStack() as stack:
+        if args.jobs > 1:
+            done: Iterator[Result] = stack.enter_context(context.Pool(args.jobs)).imap(_job, jobs)
+        else:
+            done = map(_job, jobs)
+        for result in done:
+            results.append(result)
+            print(
+                f"{result.name}: {result.exact}/{result.true_moves} exact, illegal {result.illegal_flagged}/"
+                f"{result.illegal_true}, alarms {result.false_alarms}, unclear {result.unclear}, "
+                f"{result.video_s / result.seconds:.2f}x real time",
+                file=sys.stderr,
+                flush=True,
+            )
+    report(results, args.reader, args.seconds)
+    print(f"whole bench: {time.monotonic() - started:.0f} s wall, {args.jobs} jobs")
+    if args.json:
+        Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""The verdict on a recorded game, from whichever way it was followed, and how it is printed.
+
+A session log of full readings (face-down cards counted) is checked by ``engine.verify.verify_tables``; a
+log of camera readings (face-up cards only) and a video are followed by the same ``Tracker`` as the live
+companion, so that `verify` says what `watch` said. Either way the result is a ``Verdict``: one entry per
+move (legal or not), per change nobody could follow, and per problem of the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from cadogan.session import LoggedTable
+from cadogan.tracker import Event, EventKind, Tracker
+from engine.table import Table
+from engine.verify import GameReport
+
+
+class EntryKind(Enum):
+    MOVE = "move"
+    ILLEGAL = "illegal"
+    UNCLEAR = "unclear"
+    MISDEAL = "misdeal"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    t: float
+    kind: EntryKind
+    move: str = ""
+    sentence: str = ""
+    reason: str = ""
+
+
+@dataclass
+class Verdict:
+    entries: list[Entry] = field(default_factory=list)
+    final: Table | None = None
+    notes: list[str] = field(default_factory=list)
+    """Remarks on the recording itself (cut short, frames unreadable)."""
+    pictures: tuple[Path, Path] | None = None
+    """The table before and after the first illegal move, saved as images."""
+
+    def of(self, kind: EntryKind) -> list[Entry]:
+        return [e for e in self.entries if e.kind is kind]
+
+    @property
+    def first_illegal(self) -> Entry | None:
+        found = self.of(EntryKind.ILLEGAL)
+        return found[0] if found else None
+
+    @property
+    def legal(self) -> bool:
+        return not self.of(EntryKind.ILLEGAL) and not self.of(EntryKind.UNCLEAR) and not self.of(EntryKind.MISDEAL)
+
+    @property
+    def moves(self) -> list[Entry]:
+        """Every move made, legal or not, in order."""
+        return [e for e in self.entries if e.kind in (EntryKind.MOVE, EntryKind.ILLEGAL)]
+
+
+def from_events(events: Iterable[Event], final: Table | None) -> Verdict:
+    verdict = Verdict(final=final)
+    for event in events:
+        if event.kind is EventKind.MOVE:
+            sentences = event.sentences or (event.text,) * len(event.moves)
+            for move, sentence in zip(event.moves, sentences, strict=False):
+                verdict.entries.append(Entry(event.t, EntryKind.MOVE, move, sentence))
+        elif event.kind is EventKind.ILLEGAL:
+            sentence = event.sentences[0] if event.sentences else ""
+            move = event.moves[0] if event.moves else "?"
+            verdict.entries.append(Entry(event.t, EntryKind.ILLEGAL, move, sentence, event.text))
+        elif event.kind is EventKind.UNCLEAR:
+            verdict.entries.append(Entry(event.t, EntryKind.UNCLEAR, reason=event.text))
+        elif event.kind is EventKind.MISDEAL:
+            verdict.entries.append(Entry(event.t, EntryKind.MISDEAL, reason=event.text))
+    return verdict
+
+
+def from_report(report: GameReport, times: list[float]) -> Verdict:
+    verdict = Verdict(final=report.final)
+    for step in report.steps:
+        when = times[step.index]
+        explanation = step.explanation
+        if explanation is None:
+            reason = "a change no move explains (misread, or cards moved by hand)"
+            verdict.entries.append(Entry(when, EntryKind.UNCLEAR, reason=reason))
+            continue
+        kind = EntryKind.MOVE if explanation.legal else EntryKind.ILLEGAL
+        for move, sentence in zip(explanation.moves, explanation.sentences, strict=True):
+            verdict.entries.append(Entry(when, kind, str(move), sentence, explanation.reason))
+    return verdict
+
+
+def replay(tables: Iterable[LoggedTable], *, partial: bool) -> Verdict:
+    """Follow logged still tables with the companion's tracker (each table is already a voted reading)."""
+    tracker = Tracker(window=1, votes=1, partial=partial)
+    events: list[Event] = []
+    for entry in tables:
+        events += [e for e in tracker.observe(entry.t, entry.table, entry.confidence) if e.kind is not EventKind.STILL]
+    return from_events(events, tracker.model)
+
+
+def stamp(seconds: float) -> str:
+    minutes, rest = divmod(seconds, 60)
+    return f"{int(minutes):02d}:{rest:05.2f}"
+
+
+def print_verdict(verdict: Verdict) -> None:
+    number = 0
+    for entry in verdict.entries:
+        when = stamp(entry.t)
+        if entry.kind is EntryKind.MISDEAL:
+            print(f"      {when}  MISDEAL   {entry.reason}")
+        elif entry.kind is EntryKind.UNCLEAR:
+            print(f"      {when}  ??        {entry.reason}")
+        else:
+            number += 1
+            mark = "ok" if entry.kind is EntryKind.MOVE else "ILLEGAL"
+            print(f"{number:4}. {when}  {entry.move:<9} {mark:<7} {entry.sentence or entry.reason}")
+            if entry.kind is EntryKind.ILLEGAL:
+                print(f"      {'':8}  rule broken: {entry.reason}")
+    final = verdict.final
+    if final is not None:
+        score = final.score()
+        money = f", score {'+' if score >= 0 else '-'}${abs(score)}" if score is not None else ""
+        print(f"{final.foundation_count()} cards on the foundations{money}")
+    first = verdict.first_illegal
+    if first is not None:
+        print(f"first illegal move at {stamp(first.t)}: {first.move} ({first.reason})")
+        if verdict.pictures is not None:
+            print(f"the table before it: {verdict.pictures[0]}")
+            print(f"the table after it:  {verdict.pictures[1]}")
+    unclear = len(verdict.of(EntryKind.UNCLEAR))
+    if unclear:
+        print(f"{unclear} change(s) could not be explained")
+    for note in verdict.notes:
+        print(f"note: {note}")
+    if verdict.of(EntryKind.MISDEAL):
+        word = "a misdeal" + (", then a move against the rules" if first is not None else "")
+    elif first is not None:
+        word = "not a legal game"
+    elif unclear:
+        word = "not a legal game (changes no legal move explains)"
+    else:
+        word = "every move legal"
+    print("verdict: " + word)
+
+
+def as_json(verdict: Verdict) -> dict[str, object]:
+    final = verdict.final
+    first = verdict.first_illegal
+    return {
+        "legal": verdict.legal,
+        "first_illegal_time": None if first is None else first.t,
+        "first_illegal_move": None if first is None else first.move,
+        "pictures": None if verdict.pictures is None else [str(p) for p in verdict.pictures],
+        "foundation_cards": None if final is None else final.foundation_count(),
+        "score": None if final is None else final.score(),
+        "entries": [
+            {"time": e.t, "kind": e.kind.value, "move": e.move, "sentence": e.sentence, "reason": e.reason}
+            for e in verdict.entries
+        ],
+        "notes": verdict.notes,
+    }

@@ -1,0 +1,64 @@
+"""The recordings bench: its games hold the mistakes they claim, and its truth reader reads like the recogniser."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.recordings import SPECS, Spec, moves_within, plan, truth_reader
+from cadogan.tracker import EventKind, Tracker
+from engine.games import find_game
+from engine.moves import Move
+from engine.reference import reference_is_legal
+from engine.table import Table
+
+
+def test_the_bench_has_ten_recordings_of_both_games_and_every_kind() -> None:
+    assert len(SPECS) >= 10
+    assert {s.game for s in SPECS} >= {"klondike", "canfield"}
+    assert {k for s in SPECS for k in s.inject} == {"red_on_red", "from_under", "non_king_space"}
+    assert any(s.misdeal for s in SPECS)
+    assert all(s.deck.startswith("kde_") and s.deck not in ("kde_dondorf", "kde_paris") for s in SPECS)
+
+
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.inject], ids=lambda s: s.name)
+def test_every_injected_mistake_is_in_the_plan_and_breaks_the_rules(spec: Spec) -> None:
+    the_plan = plan(spec, spec.moves or 12)
+    injected = [kind for kind in the_plan.kinds if kind != "legal"]
+    assert injected == list(spec.inject)
+    for step, kind in zip(the_plan.steps, the_plan.kinds, strict=True):
+        assert step.startswith("!") is (kind != "legal")
+
+
+def test_a_misdeal_gives_column_2_an_extra_face_up_card() -> None:
+    spec = next(s for s in SPECS if s.misdeal)
+    the_plan = plan(spec, 4)
+    assert the_plan.misdeal == find_game(spec.game).pile("t2").name
+    assert [face_up for _, face_up in the_plan.tables[0]["t2"]][-2:] == [True, True]
+
+
+def test_legal_plans_replay_legally() -> None:
+    spec = next(s for s in SPECS if not s.inject and not s.misdeal and s.game == "canfield")
+    the_plan = plan(spec, 10)
+    table = Table.dealt(find_game(spec.game), spec.seed)
+    for step in the_plan.steps:
+        move = Move.parse(step)
+        assert reference_is_legal(table, move)
+        table.push(move)
+
+
+def test_the_truth_reader_goes_through_observation_to_the_tracker() -> None:
+    visible = [{"t1": ["4D"], "t2": ["AS"], "t3": ["7C"], "t4": ["3D"], "t5": ["8S"], "t6": ["5S"], "t7": ["6H"]}]
+    read, state = truth_reader("klondike", visible, repeat=5)
+    reading = read(None)
+    assert reading.table is not None
+    assert [str(card) for card in reading.table.pile("t2")] == ["AS"]
+    tracker = Tracker(partial=True)
+    events = [e for _ in range(5) for e in tracker.observe(0.0, reading.table, reading.confidence)]
+    assert [e.kind for e in events] == [EventKind.STILL]  # a correct deal: no misdeal
+    assert state["index"] == 0
+
+
+def test_a_sample_counts_the_moves_seen_in_its_seconds() -> None:
+    assert moves_within(None, 12) == 12
+    assert moves_within(0.5, 12) == 0
+    assert 4 <= moves_within(10.0, 12) <= 5

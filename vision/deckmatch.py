@@ -1,0 +1,252 @@
+"""Enrolling a deck from one photo, and reading its indices by their nearest enrolled prototypes.
+
+``enrol_image`` runs the recogniser's detector and classifier on a photo of the whole deck laid out in order
+(see ``calibration.spread`` for the layout and why it is the layout, not the classifier, that names the cards),
+and keeps, for each card, the classifier's ``embedding`` output of its index crops, each both ways up.
+``load_recogniser(..., deck=...)`` then makes ``recognise`` combine the classifier with these prototypes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.deck import DeckProfile, EnrolmentError, normalise
+from calibration.spread import SpreadError, find_grid
+from vision.cards import NAMES, class_of
+from vision.crops import square_crop
+from vision.model import ModelError, OnnxModel
+
+if TYPE_CHECKING:
+    from vision.recognise import Recogniser
+
+U8 = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+CLS_IN = 40
+CLS_SPAN = 1.25
+# Views stored per index crop (each also turned 180 degrees), chosen on bench/enrol.py: turns and framing
+# cover a card laid a little askew and the detector's loose boxes; the blurred copy, a game photographed
+# from farther or less sharply than the enrolment photo (+3 to +5 points over sharp views only).
+ANGLES = (-12.0, 0.0, 12.0)
+SCALES = (0.9, 1.1)
+BLURS = (0.0, 1.0)
+MIN_FOUND = 0.2  # the weighted detector score (share of the best) a candidate needs to take part in the grid
+INDEX_AT_DETECTOR = 16.0  # px: an index's box side in the detector's input in a 1280 x 720 game render
+
+
+def fingerprint(model: OnnxModel) -> str:
+    """The classifier file's identity: embeddings are only comparable within one model."""
+    return "sha256:" + hashlib.sha256(Path(model.path).read_bytes()).hexdigest()[:16]
+
+
+def crops_of(frame: U8, boxes: F32) -> F32:
+    """NCHW float crops of the boxes, as the classifier takes them (square, 1.25 x the longer side)."""
+    crops = np.stack([
+        square_crop(frame, float(x0 + x1) / 2, float(y0 + y1) / 2, CLS_SPAN * float(max(x1 - x0, y1 - y0)), CLS_IN)
+        for x0, y0, x1, y1 in boxes
+    ])
+    out: F32 = np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))
+    return out
+
+
+def turned_crops(
+    frame: U8, boxes: F32, angles: tuple[float, ...], scales: tuple[float, ...], blurs: tuple[float, ...] = (0.0,)
+) -> F32:
+    """Crops of each box turned by each angle (degrees), scaled, blurred (sigma px of the 40 px crop):
+    (n * len(angles) * len(scales) * len(blurs), 3, 40, 40).
+
+    Enrolment stores these too, so that an index read a little turned or framed a little differently (the
+    photo is not the game) is still near one of its card's prototypes.
+    """
+    out = []
+    for x0, y0, x1, y1 in boxes:
+        cx, cy, side = float(x0 + x1) / 2, float(y0 + y1) / 2, CLS_SPAN * float(max(x1 - x0, y1 - y0))
+        for a in angles:
+            for sc in scales:
+                s = CLS_IN / max(side * sc, 1e-3)
+                m = np.asarray(cv2.getRotationMatrix2D((cx, cy), a, s), np.float64)
+                m[:, 2] += np.array([CLS_IN / 2 - cx, CLS_IN / 2 - cy])
+                crop = cv2.warpAffine(
+                    frame, m, (CLS_IN, CLS_IN), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT, borderValue=(128, 128, 128),
+                )
+                for sigma in blurs:
+                    out.append(cv2.GaussianBlur(crop, (0, 0), sigma) if sigma > 0 else crop)
+    arr: F32 = np.ascontiguousarray(np.stack(out).transpose(0, 3, 1, 2).astype(np.float32))
+    return arr
+
+
+def embed_views(
+    frame: U8, boxes: F32, classifier: OnnxModel, angles: tuple[float, ...] = ANGLES,
+    scales: tuple[float, ...] = SCALES, blurs: tuple[float, ...] = BLURS,
+) -> F32:
+    """Unit embeddings of every turned, scaled and blurred view of each box, both ways up: (n, views * 2, dim)."""
+    x = turned_crops(frame, boxes, angles, scales, blurs)
+    outs = classifier.run_all(np.concatenate([x, x[:, :, ::-1, ::-1]]))
+    if "embedding" not in outs:
+        raise ModelError(
+            f"model {classifier.path.name} has no 'embedding' output: deck enrolment needs a newer classifier"
+        )
+    n, v = len(boxes), len(angles) * len(scales) * len(blurs)
+    e = outs["embedding"].reshape(2, n, v, -1).transpose(1, 2, 0, 3).reshape(n, v * 2, -1)
+    return normalise(e)
+
+
+def classify_and_embed(frame: U8, boxes: F32, classifier: OnnxModel) -> tuple[F32, F32]:
+    """Softmax (n, 53) averaged over both ways up, and unit embeddings (n, 2, dim): [crop, crop turned]."""
+    x = crops_of(frame, boxes)
+    outs = classifier.run_all(np.concatenate([x, x[:, :, ::-1, ::-1]]))
+    if "embedding" not in outs:
+        raise ModelError(
+            f"model {classifier.path.name} has no 'embedding' output: deck enrolment needs a newer classifier"
+        )
+    logits = next(v for k, v in outs.items() if k != "embedding")
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    p = e / e.sum(1, keepdims=True)
+    n = len(boxes)
+    probs: F32 = ((p[:n] + p[n:]) / 2).astype(np.float32)
+    emb = normalise(outs["embedding"].reshape(2, n, -1).transpose(1, 0, 2))
+    return probs, emb
+
+
+def check_deck(deck: DeckProfile, classifier: OnnxModel, where: str = "the deck profile") -> None:
+    """Refuse prototypes made by another classifier (their embeddings would be compared with nonsense)."""
+    if deck.model != fingerprint(classifier):
+        raise ModelError(
+            f"{where} was enrolled with another classifier model ({deck.model}, now {fingerprint(classifier)}):"
+            " run `cadogan calibrate deck` again"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Enrolment:
+    deck: DeckProfile
+    missing: list[str]  # names of the cards whose place held no index found
+    boxes: F32  # (k, 4) the index boxes the prototypes were cut from
+    cards: tuple[int, ...]  # the card class of each box
+
+
+def _candidates(image: U8, rec: Recogniser, source: str) -> tuple[F32, npt.NDArray[np.float64]]:
+    """Index candidates (boxes, weight = detector score x not "not an index"), detector at a game's scale."""
+    from vision.recognise import detect_indices
+
+    boxes, det_score = detect_indices(image, rec)
+    if len(boxes) == 0:
+        raise EnrolmentError(f"{source or 'the photo'}: no cards found")
+    # A photo of the whole deck shows indices smaller than a game does; the detector frames small indices
+    # differently (looser), and prototypes must be framed as the game's crops will be. Look again with the
+    # detector's input scaled so that indices reach it at the size of a game's (measured: +10 points of
+    # right matches end to end on kde_ancient_egyptians).
+    strong = det_score >= 0.5 * float(det_score.max())
+    side = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])[strong]))
+    width = int(image.shape[1])
+    det_width = int(np.clip(round(INDEX_AT_DETECTOR * width / max(side, 1.0) / 16) * 16, rec.det_width, width))
+    if det_width > rec.det_width * 1.15:
+        boxes, det_score = detect_indices(image, replace(rec, det_width=det_width))
+        if len(boxes) == 0:
+            raise EnrolmentError(f"{source or 'the photo'}: no cards found")
+    probs, _ = classify_and_embed(image, boxes, rec.classifier)
+    weight = np.asarray(det_score, np.float64) * (1.0 - probs[:, len(NAMES)])
+    return boxes, weight
+
+
+def enrol_image(image: U8, rec: Recogniser, *, source: str = "") -> Enrolment:
+    """The deck's prototypes from a photo of all 52 cards laid out in order, and the names of cards not found."""
+    classifier = rec.classifier
+    boxes, weight = _candidates(image, rec, source)
+    keep = weight >= MIN_FOUND * float(np.max(weight))
+    if keep.sum() < 2:
+        raise EnrolmentError(f"{source or 'the photo'}: no cards found")
+    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    size = float(np.median(sides[keep]))
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    idx = np.nonzero(keep)[0]
+    try:
+        grid = find_grid(centres[idx], weight[idx], size)
+    except SpreadError as error:
+        raise EnrolmentError(f"{source or 'the photo'}: {error}") from None
+    # A stray band (a row of pips read as indices) shifts every later card by a row: refuse a grid with more
+    # rows than 52 cards need at its width (one fewer is fine: the last row's cards then count as missing).
+    need = -(-len(NAMES) // grid.cols)
+    if grid.rows > need or any(cell.order >= len(NAMES) for cell in grid.cells):
+        raise EnrolmentError(
+            f"{source or 'the photo'}: found {grid.rows} rows of {grid.cols} places, but 52 cards in rows of"
+            f" {grid.cols} make {need}: lay the cards in straight, full rows in order (see --help)"
+        )
+    labels: list[int] = []
+    chosen: list[int] = []
+    for cell in grid.cells:
+        for m in cell.members:
+            labels.append(cell.order)
+            chosen.append(int(idx[m]))
+    if not labels:
+        raise EnrolmentError(f"{source or 'the photo'}: no cards found")
+    views = embed_views(image, boxes[chosen], classifier)  # (crops, views, dim)
+    rows = views.reshape(-1, views.shape[-1])
+    found = set(labels)
+    if len(found) < 13:  # a few stray "cells" of some other picture: not an enrolment photo
+        raise EnrolmentError(
+            f"{source or 'the photo'}: only {len(found)} cards found in rows: photograph the whole deck laid out"
+            " face up in rows, in order (see `cadogan calibrate deck --help`)"
+        )
+    missing = [NAMES[k] for k in range(len(NAMES)) if k not in found]
+    deck = DeckProfile(
+        tuple(label for label in labels for _ in range(views.shape[1])), rows.astype(np.float32),
+        fingerprint(classifier), source=source,
+    )
+    return Enrolment(deck, missing, boxes[chosen], tuple(labels))
+
+
+def _corner_pair(boxes: F32, weight: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """The card's two indices in a photo of one card: the strongest pair of candidates at least three index
+    sizes apart (opposite corners; a pip or a court figure beside an index is closer), else the best one."""
+    top = np.argsort(-weight)[:12]
+    top = top[weight[top] >= 0.3 * float(weight.max())]
+    centres = (boxes[top, :2] + boxes[top, 2:]) / 2
+    side = float(np.median(np.maximum(boxes[top, 2] - boxes[top, 0], boxes[top, 3] - boxes[top, 1])))
+    best: tuple[float, list[int]] = (float(weight[top[0]]), [int(top[0])])
+    for a in range(len(top)):
+        for b in range(a + 1, len(top)):
+            if np.linalg.norm(centres[a] - centres[b]) >= 3 * side:
+                score = float(weight[top[a]] + weight[top[b]])
+                if score > best[0]:
+                    best = (score, [int(top[a]), int(top[b])])
+    return np.array(best[1], np.int64)
+
+
+def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = "") -> Enrolment:
+    """The deck's prototypes from one photo per card, each named by its card (``AS``, ``10H``...).
+
+    In each photo the (up to two) strongest index candidates are taken as the card's indices: the photo
+    shows one card, so nothing else there should look as much like an index.
+    """
+    labels: list[int] = []
+    rows: list[F32] = []
+    crops: list[F32] = []
+    for name, image in photos:
+        try:
+            card = class_of(name)
+        except (KeyError, IndexError):
+            raise EnrolmentError(
+                f"{name}: not a card name (name each photo by its card: AS.jpg, 10H.png, QC.jpg...)"
+            ) from None
+        boxes, weight = _candidates(image, rec, name)
+        best = _corner_pair(boxes, weight)
+        views = embed_views(image, boxes[best], rec.classifier)
+        rows.append(views.reshape(-1, views.shape[-1]))
+        labels += [card] * (len(best) * views.shape[1])
+        crops += [boxes[int(b)] for b in best]
+    if not labels:
+        raise EnrolmentError(f"{source or 'the photos'}: no cards found")
+    found = set(labels)
+    missing = [NAMES[k] for k in range(len(NAMES)) if k not in found]
+    deck = DeckProfile(tuple(labels), np.concatenate(rows).astype(np.float32), fingerprint(rec.classifier),
+                       source=source)
+    per = len(labels) // max(len(crops), 1)
+    return Enrolment(deck, missing, np.array(crops, np.float32).reshape(-1, 4), tuple(labels[::max(per, 1)]))
