@@ -147,8 +147,8 @@ def assemble(dets: Detections, game: str) -> Observation:
     ys = np.array([c.y for c in cards])
     bx, by = _back_anchors(dets[dets.class_id == BACK], card_h, card_w)
     slope, icept = _top_line(xs, ys, card_h)
-    if np.any(by - (slope * bx + icept) < -0.25 * card_h):  # a back above the faces' top row (a fresh deal's
-        slope, icept = _top_line(np.concatenate([xs, bx]), np.concatenate([ys, by]), card_h)  # stock): refit
+    if np.any(by - (slope * bx + icept) < -0.25 * card_h):  # a back above the faces' top row: a fresh deal's
+        slope, icept = _line_above(np.concatenate([xs, bx]), np.concatenate([ys, by]), card_h, card_w)  # stock
     resid = ys - (slope * xs + icept)
     split = [0 if r < 0.6 * card_h else 1 for r in resid]
     back_rows = [0 if r < 0.6 * card_h else 1 for r in by - (slope * bx + icept)]
@@ -262,6 +262,23 @@ def _top_line(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], card_h: 
     return best
 
 
+def _line_above(
+    xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], card_h: float, card_w: float
+) -> tuple[float, float]:
+    """The top row's line when only backs show it (a fresh deal: the stock alone): the rows' slope from the
+    heads of the columns (robust: the median slope between heads a card or more apart), through the top-most
+    anchor. Lines through many backs would follow a cascade's staircase instead."""
+    heads = [
+        i for i in range(len(xs))
+        if not np.any((np.abs(xs - xs[i]) < 0.3 * card_w) & (ys < ys[i] - 0.02 * card_h) & (ys > ys[i] - 0.6 * card_h))
+    ]
+    slopes = [
+        (ys[j] - ys[i]) / (xs[j] - xs[i]) for i in heads for j in heads if xs[j] - xs[i] > card_w
+    ]
+    a = float(np.clip(np.median(slopes), -0.3, 0.3)) if slopes else 0.0
+    return a, float(np.min(ys - a * xs))
+
+
 def _cascade_heads(
     xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], rows: list[int], card_h: float, card_w: float
 ) -> list[int]:
@@ -279,14 +296,6 @@ def _cascade_heads(
         if ok:
             head[i] = head[min(ok, key=lambda k: dy[k])]
     return head
-
-
-def _row_score(cols: npt.NDArray[np.float64], slots: list[tuple[float, float]]) -> float:
-    """How well anchors (in column units) sit on the slots: 1 each when on a slot, 0 from 0.35 pitch off."""
-    if len(cols) == 0 or not slots:
-        return 0.0
-    d = np.min([np.maximum(np.maximum(s - cols, cols - (s + e)), 0.0) for s, e in slots], axis=0)
-    return float(np.sum(np.maximum(0.0, 1.0 - d / 0.35)))
 
 
 def _fit_grid(
@@ -307,34 +316,55 @@ def _fit_grid(
         for row in (0, 1)
     }
 
-    def row_score(row: int, origin: float, pitch: float) -> float:
-        return _row_score((row_x[row] - origin) / pitch, slots[row]) + _row_score(
-            (row_b[row] - origin) / pitch, back_slots[row]
-        )
-
     anchor_row = 1 if len(row_x[1]) or len(row_b[1]) else 0
-    anchors = np.concatenate([row_x[anchor_row], row_b[anchor_row]])
+    # cards of one cascade share their column's x: one trial origin per distinct x is enough
+    anchors = np.unique(np.round(np.concatenate([row_x[anchor_row], row_b[anchor_row]]), 1))
+    # the top row's candidate grids relative to the tableau's, in the order the search prefers them (ties:
+    # the first wins, as the scalar search did)
+    shrink, shift = (a.ravel() for a in np.meshgrid(
+        np.array([0.86, 0.92, 0.98]), np.array([-0.6, -0.45, -0.3, -0.15, 0.0, 0.15, 0.3, 0.45, 0.6]), indexing="ij"
+    ))
     best = (-1.0, 0.0, 1.0, 0.0, 1.0)
+    starts = np.array([start for start, _ in slots[anchor_row]])
     for pitch in card_w * np.linspace(1.05, 1.45, 17):
-        for x in anchors:
-            for start, _ in slots[anchor_row]:
-                origin = float(x - start * pitch)
-                if anchor_row == 0:
-                    score = row_score(0, origin, float(pitch))
-                    cand = (score, origin, float(pitch), origin, float(pitch))
-                else:
-                    base = row_score(1, origin, float(pitch))
-                    top = (0.0, origin, float(pitch))
-                    for shrink in (0.86, 0.92, 0.98):
-                        for shift in (-0.6, -0.45, -0.3, -0.15, 0.0, 0.15, 0.3, 0.45, 0.6):
-                            o2, p2 = origin + shift * pitch, pitch * shrink
-                            sc = row_score(0, o2, p2) - 0.05 * abs(shift)
-                            if sc > top[0] + 1e-6:
-                                top = (sc, o2, p2)
-                    cand = (base + top[0], top[1], top[2], origin, float(pitch))
-                if cand[0] > best[0] + 1e-6:
-                    best = cand
+        # every trial origin of this pitch at once: an anchor on each slot of its row (anchor-major order)
+        origins = (anchors[:, None] - starts[None, :] * pitch).ravel()
+        pitches = np.full(len(origins), pitch)
+        if anchor_row == 0:
+            totals = _row_scores(row_x[0], origins, pitches, slots[0]) + _row_scores(
+                row_b[0], origins, pitches, back_slots[0])
+            tops = np.stack([origins, pitches], 1)
+        else:
+            base = _row_scores(row_x[1], origins, pitches, slots[1]) + _row_scores(
+                row_b[1], origins, pitches, back_slots[1])
+            o2 = (origins[:, None] + shift[None, :] * pitch).ravel()
+            p2 = np.tile(pitch * shrink, len(origins))
+            top = (_row_scores(row_x[0], o2, p2, slots[0]) + _row_scores(row_b[0], o2, p2, back_slots[0])).reshape(
+                len(origins), -1) - 0.05 * np.abs(shift)[None, :]
+            k = np.argmax(top, 1)  # the first best: the order the grids are listed in breaks ties
+            top_score = top[np.arange(len(origins)), k]
+            found = top_score > 1e-6
+            totals = base + np.where(found, top_score, 0.0)
+            tops = np.stack([np.where(found, o2.reshape(len(origins), -1)[np.arange(len(origins)), k], origins),
+                             np.where(found, pitch * shrink[k], pitch)], 1)
+        m = int(np.argmax(totals))
+        if totals[m] > best[0] + 1e-6:
+            best = (float(totals[m]), float(tops[m, 0]), float(tops[m, 1]), float(origins[m]), float(pitch))
     return best[0], {0: (best[1], best[2]), 1: (best[3], best[4])}
+
+
+def _row_scores(
+    xs: npt.NDArray[np.float64], origins: npt.NDArray[np.float64], pitches: npt.NDArray[np.float64],
+    slots: list[tuple[float, float]],
+) -> npt.NDArray[np.float64]:
+    """How well anchors ``xs`` (px) sit on the slots (in column units) of many grids at once, one score per
+    origin and pitch: 1 an anchor when on a slot, 0 from 0.35 pitch off."""
+    if len(xs) == 0 or not slots:
+        return np.zeros(len(origins))
+    cols = (xs[None, :] - origins[:, None]) / pitches[:, None]
+    d = np.min([np.maximum(np.maximum(s - cols, cols - (s + e)), 0.0) for s, e in slots], axis=0)
+    out: npt.NDArray[np.float64] = np.sum(np.maximum(0.0, 1.0 - d / 0.35), axis=1)
+    return out
 
 
 def to_table(obs: Observation, *, face_down: bool = False) -> tuple[Table, tuple[Problem, ...]]:
