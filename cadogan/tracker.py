@@ -84,7 +84,7 @@ class Tracker:
             return None
         key, count = counts.most_common(1)[0]
         if count < self.votes:
-            return None
+            return _pile_consensus([item for item in self._recent if item is not None], self.votes)
         matching = [item for item in self._recent if item is not None and item[0] == key]
         return key, matching[-1][1], min(item[2] for item in matching)
 
@@ -168,6 +168,32 @@ class Tracker:
         for move in moves:
             self.model.push(move)
         self.model, _ = reveal(self.model, seen, self.partial)
+
+
+def _pile_consensus(
+    items: list[tuple[tuple[object, ...], Table, float]], votes: int
+) -> tuple[tuple[object, ...], Table, float] | None:
+    """The still table voted pile by pile: each pile as at least ``votes`` readings saw it. A recogniser that
+    misreads a different card in each frame never reads the whole table twice alike, yet every pile may be
+    read alike three times; a pile without such a majority means no still table. Readings that differ in
+    anything but their piles (passes, stage...) do not combine. Confidence: the least of all the readings."""
+    if len(items) < votes:
+        return None
+    first = items[0][1]
+    if any(t.game is not first.game or t.key()[2:] != first.key()[2:] for _, t, _ in items):
+        return None
+    piles: list[list[int]] = []
+    downs: list[int] = []
+    for pile in first.pile_ids:
+        seen = Counter((tuple(t.codes(pile)), t.face_down_count(pile)) for _, t, _ in items)
+        (codes, down), count = seen.most_common(1)[0]
+        if count < votes:
+            return None
+        piles.append(list(codes))
+        downs.append(down)
+    table = Table(first.game, piles, downs, passes=first.passes, waste_played=first.waste_played,
+                  stage=first.stage, faces=dict(first.faces) or None, hook_state=first.hook_state)
+    return table.key(), table, min(conf for _, _, conf in items)
 
 
 def dug_out(model: Table, seen: Table, partial: bool = False) -> tuple[Table, str, str] | None:

@@ -48,6 +48,35 @@ def test_a_single_misread_frame_never_reaches_the_engine() -> None:
     assert [k for k, _ in events] == [EventKind.STILL]
 
 
+def test_readings_that_each_misread_a_different_pile_still_vote_a_table_pile_by_pile() -> None:
+    table = make_table("klondike", {"t1": "7H", "t2": "8S", "t3": "KS", "s": "2c 3c"})
+    misreads = [
+        make_table("klondike", {"t1": "7D", "t2": "8S", "t3": "KS", "s": "2c 3c"}),
+        make_table("klondike", {"t1": "7H", "t2": "8C", "t3": "KS", "s": "2c 3c"}),
+        make_table("klondike", {"t1": "7H", "t2": "8S", "t3": "KC", "s": "2c 3c"}),
+    ]
+    # no two frames alike: the whole-table vote never stands, every pile is read right 3 times of 5
+    frames: list[Table | None] = [misreads[0], table, misreads[1], misreads[2], table]
+    events = feed(Tracker(check_deal=False), frames)
+    assert [k for k, _ in events] == [EventKind.STILL]
+    moved = table.copy()
+    moved.push(Move.parse("t1>t2"))
+    moved_misreads = [m.copy() for m in misreads[1:]]
+    for m in moved_misreads:  # the same misreads, after the move: still no majority for a misread pile
+        m.push(Move.parse("t1>t2"))
+    tracker = Tracker(check_deal=False)
+    feed(tracker, [table] * 5)
+    later = feed(tracker, [None, None, moved_misreads[0], moved, moved_misreads[1], moved, moved])
+    assert (EventKind.MOVE in [k for k, _ in later]) and EventKind.ILLEGAL not in [k for k, _ in later]
+
+
+def test_one_pile_without_a_majority_means_no_still_table() -> None:
+    a = make_table("klondike", {"t1": "7H", "t2": "8S", "t3": "KS", "s": "2c 3c"})
+    b = make_table("klondike", {"t1": "7D", "t2": "8S", "t3": "KS", "s": "2c 3c"})
+    c = make_table("klondike", {"t1": "7C", "t2": "8S", "t3": "KS", "s": "2c 3c"})
+    assert feed(Tracker(check_deal=False), [a, b, c, a, b]) == []
+
+
 def test_an_illegal_move_is_announced_with_its_rule() -> None:
     table = make_table("klondike", {"t1": "7H", "t2": "8D", "t3": "KS", "s": "2c 3c"})
     moved = table.copy()
