@@ -58,6 +58,9 @@ class Tracker:
     _recent: deque[tuple[tuple[object, ...], Table, float] | None] = field(default_factory=deque)
     _last_still: tuple[object, ...] | None = None
     _ended: bool = False
+    _last_unclear: tuple[str, float] | None = None
+    repeat_after: float = 5.0
+    """Seconds before the same "please hold still" is said again (a noisy reading would say it every frame)."""
 
     def observe(self, t: float, reading: Table | None, confidence: float = 1.0) -> list[Event]:
         self._recent.append(None if reading is None else (reading.key(), reading, confidence))
@@ -70,8 +73,20 @@ class Tracker:
         self._last_still = key
         return [
             Event(EventKind.STILL, t, "the table is still", table=table, confidence=conf),
-            *self._change(t, table, conf),
+            *self._quiet(self._change(t, table, conf)),
         ]
+
+    def _quiet(self, events: list[Event]) -> list[Event]:
+        """Drop a request to hold still that repeats the last one within ``repeat_after`` seconds."""
+        out = []
+        for event in events:
+            if event.kind is EventKind.UNCLEAR:
+                last = self._last_unclear
+                if last is not None and last[0] == event.text and event.t - last[1] < self.repeat_after:
+                    continue
+                self._last_unclear = (event.text, event.t)
+            out.append(event)
+        return out
 
     def still_key(self) -> tuple[object, ...] | None:
         """The key of the reading the vote currently stands on (None while no reading has the votes)."""

@@ -78,6 +78,22 @@ def test_one_pile_without_a_majority_means_no_still_table() -> None:
     assert feed(Tracker(check_deal=False), [a, b, c, a, b]) == []
 
 
+def test_a_request_to_hold_still_is_not_repeated_every_frame() -> None:
+    table = make_table("klondike", {"t1": "7H", "t2": "8D", "t3": "KS", "s": "2c 3c"})
+    moved = table.copy()
+    moved.push(Move.parse("t1>t2"))
+    flicker = [moved, table] * 3  # a reading that cannot make up its mind, unsure each time
+    tracker = Tracker(check_deal=False)
+    feed(tracker, [table] * 5, confidence=0.95)
+    frames: list[Table | None] = [f for f in flicker for _ in range(3)]
+    events = feed(tracker, frames, confidence=0.5)
+    unclear = [text for kind, text in events if kind is EventKind.UNCLEAR]
+    assert len(unclear) == 1  # 18 frames at 30 fps: well inside the 5 s before it may be said again
+    later = Tracker(check_deal=False, repeat_after=0.0)
+    feed(later, [table] * 5, confidence=0.95)
+    assert len([k for k, _ in feed(later, frames, confidence=0.5) if k is EventKind.UNCLEAR]) > 1
+
+
 def test_an_illegal_move_is_announced_with_its_rule() -> None:
     table = make_table("klondike", {"t1": "7H", "t2": "8D", "t3": "KS", "s": "2c 3c"})
     moved = table.copy()
