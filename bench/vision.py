@@ -137,27 +137,6 @@ def _positions(game: str, seed: int) -> dict[str, list[tuple[str | None, bool]]]
     return table.piles_view()
 
 
-def _visible_piles(truth: Any) -> dict[str, list[str]]:
-    """Per pile, bottom first, the cards with a readable index (squared packets: the top card only)."""
-    out: dict[str, list[str]] = {}
-    for c in sorted(truth.cards, key=lambda c: (c.pile, c.index)):
-        out.setdefault(c.pile, [])
-        if c.face_up and c.card and any(ix.hidden <= 0.25 for ix in c.indices):
-            out[c.pile].append(c.card)
-    return {p: (v[-1:] if p.startswith(("f", "s", "r")) else v) for p, v in out.items()}
-
-
-def _visible_face_down(truth: Any) -> dict[str, int]:
-    """Per pile, the face-down cards whose top strip shows (a squared packet: 1 if any)."""
-    from vision.synth.truth import back_strips_by_card
-
-    out: dict[str, int] = {}
-    for card, strip in back_strips_by_card(truth, truth.camera.size):
-        if strip[4] <= 0.25:
-            out[card.pile] = out.get(card.pile, 0) + 1
-    return {p: (n if p.startswith("t") else min(n, 1)) for p, n in out.items()}
-
-
 def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: float = 0.0) -> dict[str, Any]:
     """Renders of the UNSEEN decks across every game, tilts 0-45 degrees, a hand over the cards in a third
     of the scenes: indices named, phantoms, and (Klondike, Canfield) piles reconstructed exactly."""
@@ -165,6 +144,7 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: 
     from vision.detections import BACK
     from vision.synth import RenderOptions, render_scene
     from vision.synth.decks import DeckSplit, deck_names
+    from vision.synth.truth import visible_face_down, visible_piles
 
     decks = deck_names(DeckSplit.UNSEEN)
     seen = named = phantoms = dets_total = cls_total = cls_right = 0
@@ -224,8 +204,8 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: 
             continue
         observation = assemble(found, game)
         observed = observation.names()
-        want = _visible_piles(truth)
-        want_down = _visible_face_down(truth)
+        want = visible_piles(truth)
+        want_down = visible_face_down(truth)
         all_exact = True
         for pile in observed:
             piles_total += 1

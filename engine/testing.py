@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -62,6 +63,22 @@ def camera_view(table: Table) -> Table:
 
 
 # ---------------------------------------------------------------------------- faulty layouts: edits of table JSON
+KLONDIKE_TRAP: dict[str, str] = {
+    "w": "6C QH 8S 3H 10H 7S 5H 9H 4S 8D",
+    "f1": "AD 2D 3D 4D 5D 6D 7D",
+    "f2": "AC 2C 3C 4C 5C",
+    "f3": "AH",
+    "f4": "AS 2S 3S",
+    "t1": "KH QC JD 10S 9D 8C 7H 6S",
+    "t2": "KD QS JH 10C",
+    "t3": "KC",
+    "t4": "JC 10D 9C 8H 7C 6H 5S 4H",
+    "t5": "KS QD JS",
+    "t7": "2h 9S",
+}
+"""A 1914 Klondike position met in play where the 8 of diamonds must go on the 9 of spades, not up."""
+
+
 Edit = Callable[[dict[str, Any]], None]
 """An edit of a table's JSON data, in place: one fault written into a deal."""
 
@@ -73,6 +90,16 @@ def deal_json(game: str, seed: int = 3) -> dict[str, Any]:
 def report(data: dict[str, Any]) -> list[tuple[ProblemKind, tuple[str, ...]]]:
     table, loading = read_table(data)
     return sorted(((p.kind, p.piles) for p in problems(table, loading)), key=lambda x: (x[0].value, x[1]))
+
+
+def assert_faulty_layout(
+    game: str, edit: Edit, expected: list[tuple[ProblemKind, tuple[str, ...]]], seed: int = 3
+) -> None:
+    """The seeded deal of ``game`` reports no problem; after ``edit`` it reports exactly ``expected``."""
+    data = deal_json(game, seed)
+    assert report(copy.deepcopy(data)) == []
+    edit(data)
+    assert report(data) == sorted(expected, key=lambda x: (x[0].value, x[1]))
 
 
 def move_card(src: str, dst: str, text: str, *, at: int | None = None) -> Edit:

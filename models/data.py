@@ -36,7 +36,7 @@ CROP = 64  # stored crop side; the index's longer side maps to CROP_INDEX px, le
 CROP_INDEX = 32
 BACKGROUND = len(NAMES)  # the classifier's extra class: "this is not a corner index"
 GAMES = ("klondike", "klondike", "canfield", "fortunes_wheel", "spread")
-VISIBLE, IGNORE = 0.25, 0.6  # hidden fraction: below VISIBLE a positive; above IGNORE the detector's background
+VISIBLE = 0.25  # hidden fraction below which an index is a positive (the detector ignores 0.25-0.6: models/train.py)
 HIDDEN_NEGATIVE = 0.85  # an index this covered is a classifier negative (less covered ones stay readable)
 CLOSE_UP, FREE_ROLL = 0.3, 0.25  # cameras near the cards and turned any way (real photos are)
 

@@ -68,11 +68,14 @@ class Classifier(nn.Module):
         # 2 x 2 pooled grid, not a global mean: where the rank sits relative to the suit tells 6 from 9
         return F.avg_pool2d(f, 3, 2).flatten(1)  # 5 x 5 -> 2 x 2, overlapping (exports to ONNX as is)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h = self.head(self.embed(x))
+    def logits(self, embedding: torch.Tensor) -> torch.Tensor:
+        """53 logits from the embedding: each card's is its rank's plus its suit's, then "not an index"."""
+        h = self.head(embedding)
         rank, suit, other = h[:, :13], h[:, 13:17], h[:, 17:]
-        cards = (suit[:, :, None] + rank[:, None, :]).flatten(1)
-        return torch.cat([cards, other], 1)
+        return torch.cat([(suit[:, :, None] + rank[:, None, :]).flatten(1), other], 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.logits(self.embed(x))
 
 
 class _WithEmbedding(nn.Module):
@@ -84,9 +87,7 @@ class _WithEmbedding(nn.Module):
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         e = self.model.embed(x)
-        h = self.model.head(e)
-        rank, suit, other = h[:, :13], h[:, 13:17], h[:, 17:]
-        return torch.cat([(suit[:, :, None] + rank[:, None, :]).flatten(1), other], 1), e
+        return self.model.logits(e), e
 
 
 class Detector(nn.Module):

@@ -173,13 +173,7 @@ def assemble(dets: Detections, game: str) -> Observation:
     piles: dict[str, list[int]] = {p: [] for p in layout}
     unplaced: list[SeenCard] = []
     for i, row in enumerate(rows):
-        x0, pitch = fits[row]
-        col = (col_x[i] - x0) / pitch
-        best, dist = None, 0.55
-        for pile, (r, start, extent) in layout.items():
-            d = max(start - col, col - (start + extent), 0.0)
-            if r == row and d < dist:
-                best, dist = pile, d
+        best = _nearest_pile(float(col_x[i]), row, fits, layout)
         if best is None:
             unplaced.append(cards[i])
         else:
@@ -195,6 +189,22 @@ def assemble(dets: Detections, game: str) -> Observation:
             idx = [max(idx, key=lambda i: cards[i].confidence)]
         out[pile] = tuple(cards[i] for i in idx)
     return Observation(game, out, tuple(unplaced), down)
+
+
+def _nearest_pile(
+    x: float, row: int, fits: dict[int, tuple[float, float]], layout: dict[str, tuple[int, float, float]],
+    roles: tuple[str, ...] | None = None,
+) -> str | None:
+    """The pile of ``row`` (only piles of these ``roles``, if given) whose slot lies nearest the anchor ``x``
+    (px) on the fitted grid, within 0.55 of a pitch; None when none is that near."""
+    x0, pitch = fits[row]
+    col = (x - x0) / pitch
+    best, dist = None, 0.55
+    for pile, (r, start, extent) in layout.items():
+        d = max(start - col, col - (start + extent), 0.0)
+        if r == row and d < dist and (roles is None or pile.rstrip("0123456789") in roles):
+            best, dist = pile, d
+    return best
 
 
 def _back_anchors(
@@ -221,14 +231,7 @@ def _face_down(
     strips above its first face-up card count (a strip lower down is a misdetection)."""
     down = dict.fromkeys(layout, 0)
     for x, y, r in zip(bx, by, resid, strict=True):
-        row = 0 if r < 0.6 * card_h else 1
-        x0, pitch = fits[row]
-        col = (x - x0) / pitch
-        best, dist = None, 0.55
-        for pile, (rr, start, extent) in layout.items():
-            d = max(start - col, col - (start + extent), 0.0)
-            if rr == row and d < dist and pile.rstrip("0123456789") in _HOLDS_BACKS:
-                best, dist = pile, d
+        best = _nearest_pile(float(x), 0 if r < 0.6 * card_h else 1, fits, layout, _HOLDS_BACKS)
         if best is None:
             continue
         if best.rstrip("0123456789") in _FANNED_DOWN:

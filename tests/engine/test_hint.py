@@ -14,7 +14,7 @@ from engine.formats import dumps, read_table, table_to_json
 from engine.games import find_game
 from engine.hint import HintError, hint, samples
 from engine.table import Table
-from engine.testing import make_table
+from engine.testing import KLONDIKE_TRAP, make_table
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -56,22 +56,7 @@ def test_hint_is_deterministic_for_a_seed() -> None:
 
 def test_known_trap_gets_the_winning_move() -> None:
     # Every card known: one exact sample. The 8 of diamonds must go on the 9 of spades, not up (1914 rules).
-    table = make_table(
-        "klondike",
-        {
-            "w": "6C QH 8S 3H 10H 7S 5H 9H 4S 8D",
-            "f1": "AD 2D 3D 4D 5D 6D 7D",
-            "f2": "AC 2C 3C 4C 5C",
-            "f3": "AH",
-            "f4": "AS 2S 3S",
-            "t1": "KH QC JD 10S 9D 8C 7H 6S",
-            "t2": "KD QS JH 10C",
-            "t3": "KC",
-            "t4": "JC 10D 9C 8H 7C 6H 5S 4H",
-            "t5": "KS QD JS",
-            "t7": "2h 9S",
-        },
-    )
+    table = make_table("klondike", KLONDIKE_TRAP)
     result = hint(table, nodes=20_000)
     assert result.move is not None
     assert str(result.move) != "w>f1"

@@ -5,7 +5,6 @@ Each test is named after the rule or sentence it checks (chapters/louis.txt).
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -13,13 +12,12 @@ import pytest
 
 from engine.autoplay import greedy_playout
 from engine.cards import parse_code
-from engine.formats import table_to_json
 from engine.games import find_game
 from engine.moves import Move
 from engine.reference import reference_moves
 from engine.status import ProblemKind, problems
 from engine.table import Outcome, Stage, Table
-from engine.testing import Edit, both, drop_from_stock, make_table, play_stage, report, set_pile
+from engine.testing import Edit, assert_faulty_layout, both, drop_from_stock, make_table, play_stage, set_pile
 
 GAME = "louis"
 K = ProblemKind
@@ -325,7 +323,4 @@ CASES: list[tuple[str, Edit, list[tuple[ProblemKind, tuple[str, ...]]]]] = [
 def test_faulty_louis_layout_reports_exactly_its_problems(
     edit: Edit, expected: list[tuple[ProblemKind, tuple[str, ...]]]
 ) -> None:
-    data = table_to_json(Table.dealt(find_game(GAME), 3))
-    assert report(copy.deepcopy(data)) == []
-    edit(data)
-    assert report(data) == sorted(expected, key=lambda x: (x[0].value, x[1]))
+    assert_faulty_layout(GAME, edit, expected)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
@@ -13,7 +12,7 @@ from engine.formats import read_table, table_to_json
 from engine.rules import Game
 from engine.status import ProblemKind, problems
 from engine.table import Table
-from engine.testing import Edit, both, deal_json, move_card, play_stage, report, set_pile
+from engine.testing import Edit, assert_faulty_layout, both, deal_json, move_card, play_stage, report, set_pile
 
 K = ProblemKind
 
@@ -137,10 +136,7 @@ CANFIELD_CASES: list[tuple[str, Edit, list[tuple[ProblemKind, tuple[str, ...]]]]
 def test_faulty_layout_reports_exactly_its_problems(
     game: str, edit: Edit, expected: list[tuple[ProblemKind, tuple[str, ...]]]
 ) -> None:
-    data = deal_json(game)
-    assert report(copy.deepcopy(data)) == []
-    edit(data)
-    assert report(data) == sorted(expected, key=lambda x: (x[0].value, x[1]))
+    assert_faulty_layout(game, edit, expected)
 
 
 def test_every_problem_has_a_sentence_naming_the_cards() -> None:

@@ -16,7 +16,7 @@ from engine.solver import Budget, UnknownCardsError, Verdict, replay, solve
 from engine.solver_best import guide
 from engine.solver_rules import canonical_key, key_parts, safe_move, solver_rules
 from engine.table import Table
-from engine.testing import make_table, playout
+from engine.testing import KLONDIKE_TRAP, make_table, playout
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -55,19 +55,7 @@ POSITIONS: dict[str, tuple[str, dict[str, str], dict[str, object], Verdict]] = {
     # Met along seed 1914-style play: the 8 of diamonds must go on the 9 of spades, not up to its foundation.
     "klondike-trap": (
         "klondike",
-        {
-            "w": "6C QH 8S 3H 10H 7S 5H 9H 4S 8D",
-            "f1": "AD 2D 3D 4D 5D 6D 7D",
-            "f2": "AC 2C 3C 4C 5C",
-            "f3": "AH",
-            "f4": "AS 2S 3S",
-            "t1": "KH QC JD 10S 9D 8C 7H 6S",
-            "t2": "KD QS JH 10C",
-            "t3": "KC",
-            "t4": "JC 10D 9C 8H 7C 6H 5S 4H",
-            "t5": "KS QD JS",
-            "t7": "2h 9S",
-        },
+        KLONDIKE_TRAP,
         {"pass": 1},
         Verdict.SOLVED,
     ),

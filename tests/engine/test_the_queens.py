@@ -5,7 +5,6 @@ Each test is named after the rule or sentence it checks (chapters/the-queens.txt
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from engine.formats import table_from_json, table_to_json
 from engine.games import find_game
 from engine.status import ProblemKind, problems
 from engine.table import Outcome, Table
-from engine.testing import Edit, both, drop_from_stock, make_table, play_stage, report, set_pile
+from engine.testing import Edit, assert_faulty_layout, both, drop_from_stock, make_table, play_stage, set_pile
 
 GAME = "the-queens"
 K = ProblemKind
@@ -321,10 +320,7 @@ CASES: list[tuple[str, Edit, list[tuple[ProblemKind, tuple[str, ...]]]]] = [
 def test_faulty_queens_layout_reports_exactly_its_problems(
     edit: Edit, expected: list[tuple[ProblemKind, tuple[str, ...]]]
 ) -> None:
-    data = table_to_json(Table.dealt(find_game(GAME), 3))
-    assert report(copy.deepcopy(data)) == []
-    edit(data)
-    assert report(data) == sorted(expected, key=lambda x: (x[0].value, x[1]))
+    assert_faulty_layout(GAME, edit, expected)
 
 
 def test_queens_payments_are_announced_in_words() -> None:

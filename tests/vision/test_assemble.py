@@ -13,9 +13,10 @@ from vision.assemble import UNKNOWN, assemble, reconcile, to_table
 from vision.cards import NAMES, class_of
 from vision.detections import Detections
 from vision.synth import RenderOptions, render_scene
+from vision.synth.truth import visible_face_down, visible_piles
 
 sys.path.insert(0, str(Path(__file__).parent))
-from truth_dets import truth_detections, visible_face_down, visible_piles
+from truth_dets import truth_detections
 
 
 def _playout(game: str, seed: int, moves: int) -> dict[str, list[tuple[str | None, bool]]]:

@@ -138,3 +138,26 @@ def back_strips_by_card(
         lo, hi = strip.min(0), strip.max(0)
         out.append((c, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), hidden)))
     return out
+
+
+READABLE = 0.25  # an index (or a back's strip) this little covered can be read
+
+
+def visible_piles(truth: SceneTruth, hidden: float = READABLE) -> dict[str, list[str]]:
+    """What a perfect reader sees per pile, bottom first: the face-up cards with a readable index (a squared
+    packet, foundation, stock or reserve, shows its top card only)."""
+    out: dict[str, list[str]] = {}
+    for c in sorted(truth.cards, key=lambda c: (c.pile, c.index)):
+        out.setdefault(c.pile, [])
+        if c.face_up and c.card and any(ix.hidden <= hidden for ix in c.indices):
+            out[c.pile].append(c.card)
+    return {p: (v[-1:] if p.startswith(("f", "s", "r")) else v) for p, v in out.items()}
+
+
+def visible_face_down(truth: SceneTruth, hidden: float = READABLE) -> dict[str, int]:
+    """Per pile, the face-down cards whose top strip shows (a squared packet: 1 if any)."""
+    out: dict[str, int] = {}
+    for c, strip in back_strips_by_card(truth, truth.camera.size):
+        if strip[4] <= hidden:
+            out[c.pile] = out.get(c.pile, 0) + 1
+    return {p: (n if p.startswith("t") else min(n, 1)) for p, n in out.items()}
