@@ -6,6 +6,7 @@ model; truth points go through ``cv2.projectPoints`` with the same model, so bot
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -122,15 +123,15 @@ def sample_camera(
     )
 
 
-def undistort_map(cam: Camera, step: int = 8) -> tuple[F32, F32]:
-    """For every photo pixel, where it lies in the ideal (undistorted) image.
+@functools.lru_cache(maxsize=4)
+def _lens_grid(cam: Camera, step: int) -> F32:
+    """Where the photo's pixels lie in the ideal image, solved on a coarse grid (the lens model is smooth).
 
-    Solved on a coarse grid and interpolated: the lens model is smooth.
+    Grid node j sits at photo pixel (j - 1) * step + (step - 1) / 2: then cv2.resize's bilinear upsampling by
+    ``step`` puts output pixel X exactly on photo pixel X - step, with a margin cell so that nothing is clamped.
     """
     w, h = cam.size
     nx, ny = -(-w // step) + 2, -(-h // step) + 2
-    # Grid node j sits at pixel (j - 1) * step + (step - 1) / 2: then cv2.resize's bilinear upsampling by ``step``
-    # puts output pixel X exactly on photo pixel X - step, with a margin cell so that nothing is clamped.
     c = (step - 1) / 2 - step
     xx, yy = np.meshgrid(np.arange(nx) * step + c, np.arange(ny) * step + c)
     pts = np.stack([xx.ravel(), yy.ravel()], axis=1).reshape(-1, 1, 2).astype(np.float64)
@@ -141,9 +142,72 @@ def undistort_map(cam: Camera, step: int = 8) -> tuple[F32, F32]:
         None,
         None,
         cam.matrix(),
-        (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-6),
+        (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-4),  # px: far below the interpolation's error
     ).reshape(ny, nx, 2)
-    maps = cv2.resize(und.astype(np.float32), (nx * step, ny * step), interpolation=cv2.INTER_LINEAR)
-    mx: F32 = np.ascontiguousarray(maps[step : step + h, step : step + w, 0])
-    my: F32 = np.ascontiguousarray(maps[step : step + h, step : step + w, 1])
-    return mx, my
+    grid: F32 = und.astype(np.float32)
+    grid.setflags(write=False)
+    return grid
+
+
+def undistort_map(cam: Camera, step: int = 8) -> tuple[F32, F32]:
+    """For every photo pixel, where it lies in the ideal (undistorted) image (x map, y map)."""
+    maps = _upsample(_lens_grid(cam, step), cam.size, step, (0.0, 0.0))
+    return np.ascontiguousarray(maps[:, :, 0]), np.ascontiguousarray(maps[:, :, 1])
+
+
+def _upsample(grid: F32, size: tuple[int, int], step: int, offset: tuple[float, float]) -> F32:
+    """The coarse grid, shifted by ``-offset``, interpolated to one (x, y) pair per photo pixel (a view)."""
+    w, h = size
+    ny, nx = grid.shape[:2]
+    shifted = grid - np.array(offset, np.float32) if offset != (0.0, 0.0) else grid
+    maps: F32 = cv2.resize(shifted, (nx * step, ny * step), interpolation=cv2.INTER_LINEAR)
+    return maps[step : step + h, step : step + w]
+
+
+def _extreme_values(grid: F32, size: tuple[int, int], step: int) -> F32:
+    """The map's values on the photo's border pixels and at the grid nodes inside the photo: the map is bilinear
+    between nodes, so its extremes over the photo are among these (a few thousand values, not a million)."""
+    w, h = size
+    ny, nx = grid.shape[:2]
+
+    def at(n: int, count: int) -> tuple[npt.NDArray[np.intp], F32]:
+        # Photo pixel i lies at fractional node i / step + 0.5 + 0.5 / step, where cv2.resize samples it.
+        f = np.arange(count, dtype=np.float64) / step + 0.5 + 0.5 / step
+        j = np.minimum(np.floor(f).astype(np.intp), n - 2)
+        return j, (f - j).astype(np.float32)[:, None]
+
+    jx, tx = at(nx, w)
+    jy, ty = at(ny, h)
+    rows = [grid[jy[k]] * (1 - ty[k]) + grid[jy[k] + 1] * ty[k] for k in (0, -1)]  # (nx, 2) each
+    cols = [grid[:, jx[k]] * (1 - tx[k]) + grid[:, jx[k] + 1] * tx[k] for k in (0, -1)]  # (ny, 2) each
+    border = [r[jx] * (1 - tx) + r[jx + 1] * tx for r in rows] + [c[jy] * (1 - ty) + c[jy + 1] * ty for c in cols]
+    inner = grid[jy[0] + 1 : jy[-1] + 1, jx[0] + 1 : jx[-1] + 1].reshape(-1, 2)
+    out: F32 = np.vstack([*border, inner])
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class LensCanvas:
+    """The undistorted canvas a photo is drawn from: its size, where it sits in ideal-image pixels, and the map
+    (photo pixel -> canvas pixel, two channels, what ``cv2.remap`` takes)."""
+
+    origin: tuple[int, int]  # ideal-image pixel of the canvas's top-left corner
+    size: tuple[int, int]  # (width, height)
+    map: F32
+
+
+@functools.lru_cache(maxsize=2)
+def lens_canvas(cam: Camera, step: int = 8) -> LensCanvas:
+    """The canvas that covers every ideal point the lens looks at (barrel distortion reaches outside the
+    frame; a few px of margin), and the lens map into it. Remembered per camera: a video keeps its camera."""
+    w, h = cam.size
+    grid = _lens_grid(cam, step)
+    ext = _extreme_values(grid, cam.size, step)
+    lo, hi = ext.min(0), ext.max(0)
+    ox = math.floor(max(float(lo[0]), -w)) - 2
+    oy = math.floor(max(float(lo[1]), -h)) - 2
+    cw = math.ceil(min(float(hi[0]), 2.0 * w)) + 3 - ox
+    ch = math.ceil(min(float(hi[1]), 2.0 * h)) + 3 - oy
+    maps = _upsample(grid, cam.size, step, (float(ox), float(oy)))
+    maps.setflags(write=False)
+    return LensCanvas((ox, oy), (cw, ch), maps)

@@ -27,11 +27,11 @@ def _blend(roi: U8, warped: U8, ids: IDS, own: int, keep: U8 | None) -> int:
     through = cv2.bitwise_not(a)  # 255 - alpha: how much of what is under shows
     if keep is not None:
         through = cv2.multiply(through, keep, scale=1 / 255)
-    under = cv2.multiply(roi, cv2.merge([through, through, through]), scale=1 / 255)
+    under = cv2.multiply(roi, cv2.cvtColor(through, cv2.COLOR_GRAY2BGR), scale=1 / 255)
     cv2.add(cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR), under, dst=roi)
-    mine = a > 127
-    np.copyto(ids, np.int16(own), where=mine)
-    return int(np.count_nonzero(mine))
+    _, mine = cv2.threshold(a, 127, 1, cv2.THRESH_BINARY)  # 1 where the card's paper is
+    ids[mine.view(np.bool_)] = own
+    return cv2.countNonZero(mine)
 
 
 def draw_card(
@@ -52,7 +52,8 @@ def draw_card(
     ch, cw = canvas.shape[:2]
     dx, dy = round((0.4 + 0.3 * height) * px_per_mm), round((0.7 + 0.5 * height) * px_per_mm)
     k = max(3, round((1.6 + 0.8 * height) * px_per_mm) | 1)
-    pad = math.ceil((2.5 + 1.0 * height) * px_per_mm) + 2  # room for the shadow (the same with or without one)
+    # Room for the shadow; without one, for the bilinear rim (a card in a packet: most cards of a scene).
+    pad = math.ceil((2.5 + 1.0 * height) * px_per_mm) + 2 if shadow > 0 else 2
     x0, y0 = np.floor(dst.min(0)).astype(int) - pad
     x1, y1 = np.ceil(dst.max(0)).astype(int) + pad
     cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)

@@ -84,9 +84,12 @@ def light(
         edge = (xx - gw / 2) * np.cos(a) + (yy - gh / 2) * np.sin(a) - rng.uniform(-4, 4)
         field *= 1 - shadow * (1 / (1 + np.exp(-edge * rng.uniform(0.8, 3))))
     tint = np.array([1.0, 1.0, 1.0], np.float32) + rng.normal(0, 0.03, 3).astype(np.float32)
-    field_full = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    gain = cv2.merge([field_full * float(t * b) for t, b in zip(tint, wb, strict=True)])
-    canvas[:] = cv2.multiply(canvas, gain, dtype=cv2.CV_8U)
+    gain = np.maximum(field, 0).astype(np.float32)[:, :, None] * np.array(tint * np.array(wb), np.float32)
+    # The gain is upsampled and applied in 8 bits (several times faster than in float), scaled to fill the byte
+    # with a little room for the cubic's overshoot: its steps (< 0.5 % of the gain) vanish under the noise.
+    scale = 250.0 / max(float(gain.max()), 1e-3)
+    gain_full = cv2.resize(cv2.convertScaleAbs(gain, alpha=scale), (w, h), interpolation=cv2.INTER_CUBIC)
+    cv2.multiply(canvas, gain_full, dst=canvas, scale=1.0 / scale)
     glare = 0.0
     if rng.random() < 0.4 * strength:  # a lamp reflected in glossy card stock or a varnished table
         glare = float(rng.uniform(0.15, 0.7))
@@ -97,7 +100,7 @@ def light(
         blob = np.exp(-(((xx2 - cx) / sx) ** 2 + ((yy2 - cy) / sy) ** 2) / 2).astype(np.float32)
         small = cv2.convertScaleAbs(blob, alpha=255.0 * glare)
         add = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-        canvas[:] = cv2.add(canvas, cv2.merge([add, add, add]))
+        cv2.add(canvas, cv2.cvtColor(add, cv2.COLOR_GRAY2BGR), dst=canvas)
     return {"light_falloff": round(falloff, 3), "cast_shadow": round(shadow, 3), "glare": round(glare, 3)}
 
 

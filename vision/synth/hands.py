@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 F32 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
 F64 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
+U8 = npt.NDArray[Any]  # ditto
 
 # RGB skin tones from light to deep, converted to BGR 0..1 below.
 _SKIN_RGB = ((241, 204, 177), (224, 172, 138), (198, 140, 100), (160, 105, 70), (115, 74, 48), (76, 48, 32))
@@ -83,15 +84,16 @@ def draw_hand(
     homography: F64,
     bbox: tuple[float, float, float, float],
     reach: tuple[F64, F64] | None = None,
-) -> npt.NDArray[np.bool_]:
-    """Draw one arm with its soft shadow; returns the mask of pixels it covers."""
+) -> tuple[tuple[int, int], npt.NDArray[np.bool_]]:
+    """Draw one arm with its soft shadow; returns the mask of pixels it covers, as the top-left corner (x, y)
+    of a box in the canvas and the mask inside that box (empty when the arm is not in the canvas)."""
     ch, cw = canvas.shape[:2]
     skin, sleeves = hand_polygons(rng, bbox, reach)
     projected = [cv2.perspectiveTransform(p.reshape(-1, 1, 2), homography).reshape(-1, 2) for p in skin + sleeves]
-    covered = np.zeros((ch, cw), np.bool_)
+    nothing = ((0, 0), np.zeros((0, 0), np.bool_))
     allpts = np.vstack(projected)
     if not np.all(np.isfinite(allpts)) or np.abs(allpts).max() > 1e5:
-        return covered
+        return nothing
     # Work in the arm's box only (plus room for its shadow).
     scale = float(np.linalg.norm(homography[:2, :2] @ np.array([1.0, 0.0])))
     margin = int(40 * scale) + 20
@@ -99,16 +101,19 @@ def draw_hand(
     x1, y1 = np.ceil(allpts.max(0)).astype(int) + margin
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)
     if x1 <= x0 or y1 <= y0:
-        return covered
-    roi = canvas[y0:y1, x0:x1]  # a view: drawn into in place, in uint8 with OpenCV's blends (fast)
+        return nothing
+    # A view, drawn into in place. Everything full-size is 8-bit (alphas in 0..255): OpenCV's 8-bit arithmetic
+    # is several times faster than float blends, and a hand is a big part of the frame.
+    roi = canvas[y0:y1, x0:x1]
     h, w = roi.shape[:2]
     n_skin = len(skin)
+    covered = np.zeros((h, w), np.bool_)
 
-    def mask_of(polys: list[F64]) -> F32:
-        m = np.zeros((h, w), np.float32)
+    def mask_of(polys: list[F64]) -> U8:
+        m = np.zeros((h, w), np.uint8)
         for q in polys:
             pts = q - np.array([x0, y0])
-            cv2.fillPoly(m, [np.round(pts * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
+            cv2.fillPoly(m, [np.round(pts * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
         return m
 
     # The hand floats some cm above the cards: its shadow falls offset and soft.
@@ -119,24 +124,30 @@ def draw_hand(
         pts = (q - np.array([x0, y0]) + np.array(off)) / 4.0
         cv2.fillPoly(small, [np.round(pts * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
     small = cv2.GaussianBlur(small, (0, 0), max(0.5, 2.5 * scale))
-    keep = 1 - rng.uniform(0.35, 0.6) * cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    roi[:] = cv2.blendLinear(roi, np.zeros_like(roi), keep, 1 - keep)
+    depth = rng.uniform(0.35, 0.6)
+    keep = cv2.resize(cv2.convertScaleAbs(small, alpha=-255.0 * depth, beta=255.0), (w, h))  # 255 = unshaded
+    cv2.multiply(roi, cv2.cvtColor(keep, cv2.COLOR_GRAY2BGR), dst=roi, scale=1 / 255)
     tone = np.array(_SKIN_RGB[int(rng.integers(len(_SKIN_RGB)))][::-1], np.float32)
     tone = tone * rng.uniform(0.85, 1.1)
     # Sleeves in everyday, muted colours: half-way between a random hue and its grey.
     hue = rng.uniform(0.05, 0.7, 3) * 255
     cloth = (0.5 * hue + 0.5 * hue.mean()).astype(np.float32)
     for polys, colour in ((projected[:n_skin], tone), (projected[n_skin:], cloth)):
+        if not polys:  # no sleeve
+            continue
         # The hand is nearer the lens than the cards: a little out of focus.
         m = cv2.GaussianBlur(mask_of(polys), (0, 0), max(0.6, 1.2 * scale))
         if not m.any():
             continue
-        dist = cv2.distanceTransform((m > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
+        solid = m > 127
+        dist = cv2.distanceTransform(solid.view(np.uint8), cv2.DIST_L2, 3)
         # Rounded limb: darker toward the outline; a little blotchy, as skin and cloth are.
         roundness = cv2.sqrt(np.minimum(dist * (1.0 / max(3.0, 14 * scale)), 1.0))
         noise = 1 + rng.normal(0, 0.02, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
         shade = (0.55 + 0.45 * roundness) * cv2.resize(noise, (w, h))
         colour_img = cv2.merge([cv2.convertScaleAbs(shade, alpha=float(c)) for c in colour])
-        roi[:] = cv2.blendLinear(colour_img, roi, m, 1 - m)
-        covered[y0:y1, x0:x1] |= m > 0.5
-    return covered
+        m3 = cv2.cvtColor(m, cv2.COLOR_GRAY2BGR)
+        under = cv2.multiply(roi, cv2.bitwise_not(m3), scale=1 / 255)
+        cv2.add(cv2.multiply(colour_img, m3, scale=1 / 255), under, dst=roi)
+        covered |= solid
+    return (x0, y0), covered

@@ -21,13 +21,13 @@ import numpy.typing as npt
 from engine.errors import CadoganError
 from vision.synth.artwork import BACK, CARD_H_MM, CARD_H_PX, CARD_W_MM, CardArt, load_deck
 from vision.synth.background import KINDS, draw_clutter, table_image
-from vision.synth.camera import Camera, sample_camera, undistort_map
+from vision.synth.camera import Camera, lens_canvas, sample_camera
 from vision.synth.compose import draw_card, draw_edge
 from vision.synth.decks import Deck, find_deck
 from vision.synth.effects import Sensor, camera_effects, light
 from vision.synth.hands import draw_hand
-from vision.synth.layout import Piles, Placed, card_corners, local_to_table, place
-from vision.synth.truth import CameraTruth, CardTruth, IndexTruth, SceneTruth, quad
+from vision.synth.layout import Piles, Placed, local_to_table, place
+from vision.synth.truth import CameraTruth, CardTruth, IndexTruth, Quad, SceneTruth
 
 F32 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
 F64 = npt.NDArray[Any]  # cv2 returns loosely typed arrays; the name says the dtype
@@ -47,6 +47,7 @@ class RenderOptions:
     free_roll: float = 0.0  # chance of a camera turned any angle about its axis (training data)
 
 
+_CORNERS = np.array([[0, 0], [CARD_W_MM, 0], [CARD_W_MM, CARD_H_MM], [0, CARD_H_MM]], np.float64)  # a card, mm
 _SHADES = (0.9, 0.94, 0.98, 1.02)  # paper catching the light a little differently, card to card
 
 
@@ -97,13 +98,16 @@ def _offset(ox: int, oy: int) -> F64:
     return np.array([[1, 0, -ox], [0, 1, -oy], [0, 0, 1]], np.float64)
 
 
-def _plane_homography(cam: Camera, z: float) -> F64:
-    """Table mm (x, y) on the plane ``z`` mm below the table top -> undistorted image px."""
-    if z == 0:
-        return cam.homography()
+def _plane_homographies(cam: Camera, depths: list[float]) -> dict[float, F64]:
+    """Table mm (x, y) on the plane ``z`` mm below the table top -> undistorted image px, for each ``z``."""
     r, _ = cv2.Rodrigues(np.array(cam.rvec, np.float64))
-    h = cam.matrix() @ np.column_stack([r[:, 0], r[:, 1], z * r[:, 2] + np.array(cam.tvec)])
-    return np.asarray(h / h[2, 2], np.float64)
+    k = cam.matrix()
+    kr, kt = k @ r, k @ np.array(cam.tvec)
+    out: dict[float, F64] = {}
+    for z in depths:
+        h = np.column_stack([kr[:, 0], kr[:, 1], z * kr[:, 2] + kt])
+        out[z] = h / h[2, 2]
+    return out
 
 
 def _project(cam: Camera, pts: F64, z: F64) -> F64:
@@ -125,19 +129,23 @@ def _to_canvas(pts: F64, hom: F64) -> F64:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
-def _mip(deck: Deck, name: str, level: int, shade: int) -> U8:
-    """The bitmap pyramid level nearest the drawn size (no aliasing when cards are small), pre-shaded and
-    premultiplied."""
+@functools.lru_cache(maxsize=512)
+def _premultiplied(deck: Deck, name: str, level: int) -> U8:
+    """The bitmap pyramid level nearest the drawn size (no aliasing when cards are small), premultiplied by its
+    alpha: warping then blends the rim with nothing rather than with the colour of transparent pixels."""
     img = load_deck(deck)[name].image
     for _ in range(level):
         img = cv2.pyrDown(img)
-    out = img.copy()
-    # Premultiplied by alpha: warping blends the rim with nothing rather than with the colour of transparent pixels.
-    a = img[:, :, 3]
-    out[:, :, :3] = cv2.multiply(
-        cv2.convertScaleAbs(img[:, :, :3], alpha=_SHADES[shade]), cv2.merge([a, a, a]), scale=1 / 255
-    )
+    a = cv2.extractChannel(img, 3)
+    out: U8 = cv2.multiply(img, cv2.merge([a, a, a, np.full_like(a, 255)]), scale=1 / 255)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _mip(deck: Deck, name: str, level: int, shade: int) -> U8:
+    """``_premultiplied``, shaded (the paper's brightness, alpha untouched)."""
+    img = _premultiplied(deck, name, level)
+    out: U8 = cv2.insertChannel(cv2.extractChannel(img, 3), cv2.convertScaleAbs(img, alpha=_SHADES[shade]), 3)
     return out
 
 
@@ -224,7 +232,7 @@ class Shot:
         game: str, tables: list[Piles], deck: Deck, seed: int, size: tuple[int, int], options: RenderOptions
     ) -> Shot:
         """One camera framing every table of ``tables`` (one for a photo, all of them for a video)."""
-        pts = [card_corners(p) for piles in tables for p in _place(game, piles, seed)]
+        pts = [o for piles in tables for o in _outlines(_place(game, piles, seed))]
         allpts = np.vstack(pts) if pts else np.array([[0.0, 0.0], [500.0, 300.0]])
         bbox = (
             float(allpts[:, 0].min()),
@@ -236,6 +244,23 @@ class Shot:
             np.random.default_rng([seed, 2]), bbox, size, options.max_tilt, options.close_up, options.free_roll
         )
         return Shot(deck, seed, cam, bbox, options)
+
+
+@functools.lru_cache(maxsize=2)
+def _table(shot: Shot) -> tuple[U8, str, int, float]:
+    """The bare table with its clutter (read-only), its kind, how many objects lie on it and the strength of
+    the cards' contact shadows: all fixed by the shot, so a video draws them once."""
+    lens = lens_canvas(shot.camera)
+    hom = _offset(*lens.origin) @ shot.camera.homography()
+    # Independent streams: the same seed gives the same table, light and hands whatever the cards are.
+    r_table = np.random.default_rng([shot.seed, 3])
+    opts = shot.options
+    kind = opts.table or str(r_table.choice(KINDS))
+    canvas = table_image(r_table, kind, hom, lens.size)
+    n_clutter = draw_clutter(r_table, canvas, hom, shot.bbox) if opts.clutter else 0
+    shadow = float(r_table.uniform(0.25, 0.55)) * min(1.0, opts.effects + 0.3)
+    canvas.setflags(write=False)
+    return canvas, kind, n_clutter, shadow
 
 
 def render_frame(
@@ -251,28 +276,19 @@ def render_frame(
     d, seed, cam, bbox, opts = shot.deck, shot.seed, shot.camera, shot.bbox, shot.options
     arts = load_deck(d)
     placed = _place(game, piles, seed)
-    outlines = [card_corners(p) for p in placed]
-    mx, my = undistort_map(cam)
-    w, h = cam.size
+    outlines = _outlines(placed)
     # The canvas covers every ideal point the lens will look at (barrel distortion reaches outside the frame).
-    ox = math.floor(max(float(mx.min()), -w)) - 2
-    oy = math.floor(max(float(my.min()), -h)) - 2
-    cw = math.ceil(min(float(mx.max()), 2.0 * w)) + 3 - ox
-    chh = math.ceil(min(float(my.max()), 2.0 * h)) + 3 - oy
+    lens = lens_canvas(cam)
+    (ox, oy), (cw, chh) = lens.origin, lens.size
     hom = _offset(ox, oy) @ cam.homography()
-    # Independent streams: the same seed gives the same table, light and hands whatever the cards are.
-    r_table = np.random.default_rng([seed, 3])
-    kind = opts.table or str(r_table.choice(KINDS))
-    canvas = table_image(r_table, kind, hom, (cw, chh))
-    n_clutter = draw_clutter(r_table, canvas, hom, bbox) if opts.clutter else 0
+    table, kind, n_clutter, shadow = _table(shot)
+    canvas = table.copy()
     ids = np.full((chh, cw), _NONE, np.int16)
-    shadow = float(r_table.uniform(0.25, 0.55)) * min(1.0, opts.effects + 0.3)
     # A card squared on the one below casts no shadow worth drawing (and packets are most of the cards).
     squared = [i > 0 and _squared(placed[i - 1], p) for i, p in enumerate(placed)]
     depth = _depths(placed, squared)
-    homs = {
-        z: _offset(ox, oy) @ _plane_homography(cam, z) for z in sorted(set(depth) | {d + CARD_THICK_MM for d in depth})
-    }
+    planes = _plane_homographies(cam, sorted(set(depth) | {d + CARD_THICK_MM for d in depth}))
+    homs = {z: _offset(ox, oy) @ h for z, h in planes.items()}
     canvas_quads = [_to_canvas(outline, homs[z]) for outline, z in zip(outlines, depth, strict=True)]
     areas: list[int] = []
     for i, (p, dst) in enumerate(zip(placed, canvas_quads, strict=True)):
@@ -293,9 +309,15 @@ def render_frame(
     elif r_hand.random() < opts.hand_probability:
         poses = [None] * (1 + int(r_hand.random() < 0.2))
     for pose in poses:
-        ids[draw_hand(r_hand, canvas, hom, bbox, pose)] = _HAND
+        (hx, hy), arm = draw_hand(r_hand, canvas, hom, bbox, pose)
+        ids[hy : hy + arm.shape[0], hx : hx + arm.shape[1]][arm] = _HAND
     settings: dict[str, float | str] = {"table": kind, "clutter": float(n_clutter)}
-    image = cv2.remap(canvas, mx - ox, my - oy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    # Four channels: OpenCV's bilinear remap is twice as fast on BGRA as on BGR, conversions included.
+    no_map2: Any = None  # the map is two-channel (x, y); OpenCV's stubs want a second one
+    image = cv2.remap(
+        cv2.cvtColor(canvas, cv2.COLOR_BGR2BGRA), lens.map, no_map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     # Light fields are smooth: applied to the photo rather than the larger canvas, nobody can tell.
     sensor = Sensor.draw(np.random.default_rng([seed, 7]), opts.effects) if opts.effects > 0 else None
     wb = sensor.wb if sensor is not None else (1.0, 1.0, 1.0)
@@ -306,35 +328,59 @@ def render_frame(
     # Every truth point in one projection: card outlines and index boxes, each at the depth its card is drawn.
     boxes = [_index_quads(arts[p.card]) if p.face_up and p.card is not None else [] for p in placed]
     table_pts = [
-        np.vstack([outline] + [local_to_table(p, box) for _, box in bx])
+        np.vstack([outline, local_to_table(p, np.vstack([box for _, box in bx]))]) if bx else outline
         for p, outline, bx in zip(placed, outlines, boxes, strict=True)
     ]
     depths = np.repeat(depth, [len(t) for t in table_pts])
-    image_pts = _project(cam, np.vstack(table_pts), depths) if table_pts else np.zeros((0, 2))
+    all_table = np.vstack(table_pts) if table_pts else np.zeros((0, 2))
+    image_pts = _project(cam, all_table, depths) if table_pts else np.zeros((0, 2))
+    # Rounded as truth.quad rounds, all at once: a scene has some 200 quads.
+    image_r = [round(v, 3) for v in image_pts.ravel().tolist()]
+    table_r = [round(v, 3) for v in all_table.ravel().tolist()]
     cards = []
     start = 0
     for i, (p, tpts, bx) in enumerate(zip(placed, table_pts, boxes, strict=True)):
-        ipts, start = image_pts[start : start + len(tpts)], start + len(tpts)
         indices: list[IndexTruth] = []
-        for j, (corner, _) in enumerate(bx):
-            sl = slice(4 + 4 * j, 8 + 4 * j)
-            cpts = _to_canvas(tpts[sl], homs[depth[i]])
-            indices.append(IndexTruth(corner, quad(ipts[sl]), quad(tpts[sl]), _hidden(ids, cpts, i)))
+        if bx:
+            cpts = _to_canvas(tpts[4:], homs[depth[i]])
+            for j, (corner, _) in enumerate(bx):
+                k = start + 4 + 4 * j
+                hidden = _hidden(ids, cpts[4 * j : 4 * j + 4], i)
+                indices.append(IndexTruth(corner, _quad_at(image_r, k), _quad_at(table_r, k), hidden))
         cards.append(
             CardTruth(
                 card=p.card,
                 pile=p.pile,
                 index=p.index,
                 face_up=p.face_up,
-                image=quad(ipts[:4]),
-                table=quad(tpts[:4]),
+                image=_quad_at(image_r, start),
+                table=_quad_at(table_r, start),
                 hidden=_card_hidden(ids, canvas_quads[i], i, areas[i]),
                 indices=tuple(indices),
             )
         )
+        start += len(tpts)
     settings.update(_camera_settings(cam, placed))
     truth = SceneTruth(game, d.name, seed, _camera_truth(cam), tuple(cards), len(poses), settings)
     return image, truth
+
+
+def _quad_at(flat: list[float], k: int) -> Quad:
+    """Points k..k+3 of a flattened (x, y) list as a truth quad."""
+    f = flat[2 * k : 2 * k + 8]
+    return ((f[0], f[1]), (f[2], f[3]), (f[4], f[5]), (f[6], f[7]))
+
+
+def _outlines(placed: list[Placed]) -> list[F64]:
+    """``layout.card_corners`` of every card, in one go."""
+    if not placed:
+        return []
+    a = np.radians([p.angle for p in placed])[:, None]
+    cos, sin = np.cos(a), np.sin(a)
+    cx, cy = _CORNERS[:, 0] - CARD_W_MM / 2, _CORNERS[:, 1] - CARD_H_MM / 2
+    x = cx * cos + cy * -sin + np.array([p.x for p in placed])[:, None]
+    y = cx * sin + cy * cos + np.array([p.y for p in placed])[:, None]
+    return list(np.stack([x, y], axis=-1))
 
 
 def _camera_settings(cam: Camera, placed: list[Placed]) -> dict[str, float | str]:

@@ -18,7 +18,7 @@ Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tupl
 
 
 def quad(pts: Any) -> Quad:
-    p = [(round(float(x), 3), round(float(y), 3)) for x, y in pts]
+    p = [(round(x, 3), round(y, 3)) for x, y in np.asarray(pts, np.float64).tolist()]
     return (p[0], p[1], p[2], p[3])
 
 
