@@ -39,6 +39,7 @@ GAMES = ("klondike", "klondike", "canfield", "fortunes_wheel", "spread")
 VISIBLE = 0.25  # hidden fraction below which an index is a positive (the detector ignores 0.25-0.6: models/train.py)
 HIDDEN_NEGATIVE = 0.85  # an index this covered is a classifier negative (less covered ones stay readable)
 CLOSE_UP, FREE_ROLL = 0.3, 0.25  # cameras near the cards and turned any way (real photos are)
+PROCEDURAL_PER_SHARD = 5  # procedural decks a shard draws its scenes from
 
 
 def index_boxes(truth: SceneTruth) -> list[tuple[str, float, float, float, float, float]]:
@@ -76,8 +77,9 @@ def _negatives(image: U8, truth: SceneTruth, rng: random.Random, n: int, side: f
     return crops
 
 
-def _shard(args: tuple[str, int, int, int]) -> str:
-    out_dir, shard, scenes, seed = args
+def _shard(args: tuple[str, int, int, int] | tuple[str, int, int, int, float]) -> str:
+    out_dir, shard, scenes, seed = args[:4]
+    procedural = float(args[4]) if len(args) > 4 else 0.0
     det_path = Path(out_dir) / f"det-{shard:04d}.npz"
     if det_path.exists():
         return f"shard {shard}: cached"
@@ -95,7 +97,10 @@ def _shard(args: tuple[str, int, int, int]) -> str:
         scene_seed = rng.randrange(1 << 30)
         opts = RenderOptions(max_tilt=45.0, hand_probability=0.4, effects=rng.choice((1.0, 1.0, 1.0, 0.5)),
                              close_up=CLOSE_UP, free_roll=FREE_ROLL)
-        image, truth = render_scene(game, random_position(game, scene_seed), deck=rng.choice(decks),
+        deck = rng.choice(decks)
+        if procedural and rng.random() < procedural:  # a drawn deck; a few per shard, so each is drawn once
+            deck = f"procedural_{seed * 100_000 + shard * PROCEDURAL_PER_SHARD + rng.randrange(PROCEDURAL_PER_SHARD)}"
+        image, truth = render_scene(game, random_position(game, scene_seed), deck=deck,
                                     seed=scene_seed, options=opts)
         h, w = image.shape[:2]
         small = cv2.resize(image, (DET_W, DET_H), interpolation=cv2.INTER_AREA)
@@ -132,9 +137,13 @@ def _shard(args: tuple[str, int, int, int]) -> str:
     return f"shard {shard}: {scenes} scenes, {len(labels)} crops, {time.time() - t0:.0f} s"
 
 
-def generate(out_dir: str, scenes: int, *, per_shard: int = 50, seed: int = 0, workers: int = 2) -> None:
+def generate(
+    out_dir: str, scenes: int, *, per_shard: int = 50, seed: int = 0, workers: int = 2, procedural: float = 0.0
+) -> None:
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    jobs = [(out_dir, i, per_shard, seed) for i in range((scenes + per_shard - 1) // per_shard)]
+    n = (scenes + per_shard - 1) // per_shard
+    jobs: list[Any] = [(out_dir, i, per_shard, seed, procedural) if procedural else (out_dir, i, per_shard, seed)
+                       for i in range(n)]
     if workers <= 1:
         for j in jobs:
             print(_shard(j), flush=True)
@@ -183,8 +192,10 @@ def main() -> None:
     ap.add_argument("--per-shard", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--procedural", type=float, default=0.0,
+                    help="share of scenes dealt with a procedural deck (vision.synth.procedural) instead of artwork")
     a = ap.parse_args()
-    generate(a.out, a.scenes, per_shard=a.per_shard, seed=a.seed, workers=a.workers)
+    generate(a.out, a.scenes, per_shard=a.per_shard, seed=a.seed, workers=a.workers, procedural=a.procedural)
 
 
 if __name__ == "__main__":

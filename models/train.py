@@ -184,12 +184,20 @@ def _classifier_batch(
 
 
 def train_classifier(
-    data: str, out: Path, *, steps: int, batch: int = 64, seed: int = 0, aug: float = 1.0, log: Any = print
+    data: str, out: Path, *, steps: int, batch: int = 64, seed: int = 0, aug: float = 1.0, procedural: int = 0,
+    log: Any = print,
 ) -> None:
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
     crops, labels = load_classifier_data(data)
+    if procedural:  # indices in system fonts and drawn pips: many more "decks" than the rendered ones
+        from models.glyphs import cached_batch
+
+        cache = Path(data.split(",")[0]).parent / "procedural"
+        extra, extra_labels = cached_batch(cache, procedural, seed)
+        crops, labels = np.concatenate([crops, extra]), np.concatenate([labels, extra_labels])
+        log(f"classifier: + {procedural} procedural index crops ({cache})")
     log(f"classifier: {len(labels)} crops ({int((labels < BACKGROUND).sum())} indices), {steps} steps")
     model = Classifier()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -359,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--det-scale", type=float, default=0.25, help="detector crop scale, log-normal sd")
     ap.add_argument("--det-rotate", type=float, default=0.0, help="share of detector crops turned to any angle")
     ap.add_argument("--cls-aug", type=float, default=1.0, help="classifier augmentation strength")
+    ap.add_argument("--procedural", type=int, default=0,
+                    help="add this many procedural index crops (models.glyphs: system fonts, drawn pips)")
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -366,7 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out)
     t0 = time.time()
     if a.only in (None, "cls"):
-        train_classifier(a.data, out, steps=a.cls_steps, batch=a.cls_batch, seed=a.seed, aug=a.cls_aug)
+        train_classifier(a.data, out, steps=a.cls_steps, batch=a.cls_batch, seed=a.seed, aug=a.cls_aug,
+                         procedural=a.procedural)
     if a.only in (None, "det"):
         train_detector(
             a.data, out, steps=a.det_steps, seed=a.seed, scale_sd=a.det_scale, any_angle=a.det_rotate

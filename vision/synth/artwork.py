@@ -21,7 +21,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import CadoganError
-from vision.synth.decks import APT_HINT, Deck, DeckSource
+from vision.synth.decks import APT_HINT, Deck, DeckSource, deck_seed
+from vision.synth.procedural import procedural_deck
 
 CARD_W_MM = 63.0
 CARD_H_MM = 88.0
@@ -196,7 +197,15 @@ def _fill_cache(deck: Deck, folder: Path) -> None:
 
 @functools.lru_cache(maxsize=8)
 def load_deck(deck: Deck) -> dict[str, CardArt]:
-    """All 52 faces and the back of ``deck``, rasterising into the cache on first use."""
+    """All 52 faces and the back of ``deck``, rasterising into the cache on first use (procedural decks are
+    drawn in memory: a second or so)."""
+    seed = deck_seed(deck.name)
+    if deck.source is DeckSource.PROCEDURAL and seed is not None:
+        drawn = procedural_deck(seed, CARD_W_PX, CARD_H_PX)
+        return {
+            name: CardArt(img, (box[0] / PX_PER_MM, box[1] / PX_PER_MM, box[2] / PX_PER_MM, box[3] / PX_PER_MM))
+            for name, (img, box) in drawn.items()
+        }
     folder = cache_root() / deck.name
     meta = folder / "index.json"
     if not meta.is_file() or json.loads(meta.read_text()).get("version") != _CACHE_VERSION:

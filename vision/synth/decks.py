@@ -26,6 +26,7 @@ class DeckSource(enum.Enum):
     # GNOME (aisleriot) decks are one SVG laid out as a 13 x 5 grid; KDE decks name each card by element id.
     GNOME = "gnome"
     KDE = "kde"
+    PROCEDURAL = "procedural"  # drawn by vision.synth.procedural from a seed: no artwork file
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +124,29 @@ EXCLUDED: tuple[tuple[str, str], ...] = (
 )
 
 
+PROCEDURAL_PREFIX = "procedural_"
+
+
+def deck_seed(name: str) -> int | None:
+    """The seed of a procedural deck's name (``procedural_12`` -> 12), or None for any other name."""
+    key = name.strip().lower().replace("-", "_")
+    rest = key.removeprefix(PROCEDURAL_PREFIX)
+    return int(rest) if rest != key and rest.isdigit() else None
+
+
 def deck_names(split: DeckSplit | None = None) -> list[str]:
     return [d.name for d in DECKS if split is None or d.split is split]
 
 
 def find_deck(name: str) -> Deck:
-    """The deck called ``name`` (case and ``-``/``_`` insensitive); CadoganError listing the known ones."""
+    """The deck called ``name`` (case and ``-``/``_`` insensitive), or the procedural deck ``procedural_<seed>``
+    (a training deck); CadoganError listing the known ones."""
     key = name.strip().lower().replace("-", "_")
+    if deck_seed(key) is not None:
+        return Deck(key, DeckSource.PROCEDURAL, "", "generated from free fonts (see docs/decks.md)", DeckSplit.TRAIN)
     for deck in DECKS:
         if deck.name == key or deck.file.split("/")[-1].removesuffix(".svgz").lower().replace("-", "_") == key:
             return deck
-    raise CadoganError(f"unknown deck {name!r}; known decks: {', '.join(deck_names())}")
+    raise CadoganError(
+        f"unknown deck {name!r}; known decks: {', '.join(deck_names())}, or procedural_<seed> (a drawn training deck)"
+    )
