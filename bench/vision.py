@@ -3,12 +3,16 @@
     python -m bench.vision                       # all three, default sizes
     python -m bench.vision --only crops          # classifier alone on the real photos' labelled boxes
     python -m bench.vision --only unseen --scenes 40
+    python -m bench.vision --only assembly --scenes 140   # assembly alone, from perfect reads (no models)
+    python -m bench.vision --only assembly --phantoms 3   # ... and three spurious reads a scene
 
 (i) unseen: renders of the UNSEEN (KDE) decks across every game's positions (deals and random playouts), camera
     tilts 0/25/45 degrees, a hand over the cards in a third of the scenes: share of visible corner indices named
     (a detection of the right card within the index box), phantom rate (detections matching no visible index
-    of that card), and for Klondike and Canfield (the layouts ``vision.assemble`` knows) piles reconstructed
-    exactly: cards, order and face-down count, per pile and per scene.
+    of that card), and piles reconstructed exactly (every game): cards, order and face-down count, per pile
+    and per scene, overall and per game.
+(i') assembly: the same kind of scenes (every game and variant, tilts 0/25/45, hands) read by a perfect reader
+    (the render truth as detections: every readable index and face-down strip): ``vision.assemble`` alone.
 (ii) real: the 39 labelled webcam photos of /work/shared/realdata/eyeplay-dev (measured, never trained on):
     per image the set of card names predicted vs labelled: recall and precision; and ``crops``: each labelled
     box cut out and classified (the domain gap of the classifier alone).
@@ -119,8 +123,84 @@ def bench_real(rec: Recogniser, folder: Path = REAL) -> dict[str, Any]:
 
 
 UNSEEN_GAMES = ("klondike", "canfield", "klondike", "canfield", "general-sedgewick", "the-queens", "sly", "louis",
-                "the-great-thirteen")  # Klondike and Canfield twice: the only layouts assembled into piles yet
-ASSEMBLED = ("klondike", "canfield")
+                "the-great-thirteen")  # Klondike and Canfield twice (the most played), as in earlier figures
+ASSEMBLY_GAMES = ("klondike", "klondike/draw3", "canfield", "canfield/modern", "general-sedgewick", "four-seasons",
+                  "the-queens", "sly", "louis", "the-great-thirteen")
+VISIBLE = 0.25  # an index (or a back's strip) this little covered can be read
+
+
+def truth_detections(truth: Any, hidden: float = VISIBLE, backs: bool = True) -> Any:
+    """Every readable index, and (``backs``) every visible face-down strip, as a perfect detector sees them."""
+    from vision.detections import BACK, Detections
+    from vision.synth.truth import back_strips
+
+    boxes, ids = [], []
+    for c in truth.cards:
+        for ix in c.indices if c.face_up and c.card else ():
+            if ix.hidden <= hidden:
+                q = np.array(ix.image)
+                boxes.append([*q.min(0), *q.max(0)])
+                ids.append(class_of(c.card))
+    for x0, y0, x1, y1, covered in back_strips(truth, truth.camera.size) if backs else ():
+        if covered <= hidden:
+            boxes.append([x0, y0, x1, y1])
+            ids.append(BACK)
+    return Detections.build(boxes, ids, np.ones(len(ids)))
+
+
+def expected_piles(truth: Any, game: str) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """What a perfect reader sees per pile of ``game``'s layout: the cards with a readable index, bottom first (a
+    squared packet: its top card), and the face-down cards whose strip shows (a squared packet: 1 if any)."""
+    from vision.assemble import LAYOUTS, SQUARE, layout_name
+    from vision.synth.truth import visible_face_down, visible_piles
+
+    layout = LAYOUTS[layout_name(game)]
+    cards, down = visible_piles(truth), visible_face_down(truth)
+    return (
+        {p: cards.get(p, [])[-1:] if slot.style == SQUARE else cards.get(p, []) for p, slot in layout.items()},
+        {p: down.get(p, 0) for p in layout},
+    )
+
+
+class PileScore:
+    """Piles reconstructed exactly (cards, order, face-down count), per pile and per scene, overall and per game."""
+
+    def __init__(self) -> None:
+        self.piles = self.exact = self.down_exact = self.scenes = self.scenes_exact = 0
+        self.per_game: dict[str, list[int]] = {}  # game -> [scenes exact, scenes, piles exact, piles]
+        self.wrong: Counter[str] = Counter()  # pile role (letters of its id) -> piles not exact
+
+    def add(self, game: str, observation: Any, truth: Any) -> bool:
+        want, want_down = expected_piles(truth, game)
+        row = self.per_game.setdefault(game, [0, 0, 0, 0])
+        all_exact = True
+        for pile, cards in observation.names().items():
+            down_ok = observation.face_down.get(pile, 0) == want_down[pile]
+            ok = cards == want[pile] and down_ok
+            self.piles += 1
+            self.exact += ok
+            self.down_exact += down_ok
+            row[2] += ok
+            row[3] += 1
+            all_exact &= ok
+            if not ok:
+                self.wrong[pile.rstrip("0123456789")] += 1
+        self.scenes += 1
+        self.scenes_exact += all_exact
+        row[0] += all_exact
+        row[1] += 1
+        return all_exact
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "piles_exact (cards, order, face-down count)": round(self.exact / max(self.piles, 1), 4),
+            "face_down_counts_exact": round(self.down_exact / max(self.piles, 1), 4),
+            "scenes_all_piles_exact": f"{self.scenes_exact}/{self.scenes}",
+            "per_game (scenes exact, piles exact)": {
+                g: (f"{a}/{b}", round(c / max(d, 1), 3)) for g, (a, b, c, d) in self.per_game.items()
+            },
+            "wrong_piles_by_role": dict(self.wrong.most_common()),
+        }
 
 
 def _positions(game: str, seed: int) -> dict[str, list[tuple[str | None, bool]]]:
@@ -139,16 +219,15 @@ def _positions(game: str, seed: int) -> dict[str, list[tuple[str | None, bool]]]
 
 def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: float = 0.0) -> dict[str, Any]:
     """Renders of the UNSEEN decks across every game, tilts 0-45 degrees, a hand over the cards in a third
-    of the scenes: indices named, phantoms, and (Klondike, Canfield) piles reconstructed exactly."""
+    of the scenes: indices named, phantoms, and piles reconstructed exactly."""
     from vision.assemble import assemble
     from vision.detections import BACK
     from vision.synth import RenderOptions, render_scene
     from vision.synth.decks import DeckSplit, deck_names
-    from vision.synth.truth import visible_face_down, visible_piles
 
     decks = deck_names(DeckSplit.UNSEEN)
     seen = named = phantoms = dets_total = cls_total = cls_right = 0
-    piles_total = piles_exact = scenes_assembled = scenes_exact = down_total = down_exact = 0
+    pile_score = PileScore()
     per_deck: dict[str, list[int]] = {d: [0, 0] for d in decks}
     per_game: dict[str, list[int]] = {}
     confusions: Counter[tuple[str, str]] = Counter()
@@ -200,23 +279,7 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: 
                     confusions[(c.card, dets.names[int(np.argmax(inside))])] += 1
         phantoms += int(np.sum(~good))  # a read on no index of the card it names: wrong name or nothing there
         dets_total += len(dets)
-        if game not in ASSEMBLED:
-            continue
-        observation = assemble(found, game)
-        observed = observation.names()
-        want = visible_piles(truth)
-        want_down = visible_face_down(truth)
-        all_exact = True
-        for pile in observed:
-            piles_total += 1
-            down_total += 1
-            cards_ok = observed[pile] == want.get(pile, [])
-            down_ok = observation.face_down.get(pile, 0) == want_down.get(pile, 0)
-            piles_exact += cards_ok and down_ok
-            down_exact += down_ok
-            all_exact &= cards_ok and down_ok
-        scenes_assembled += 1
-        scenes_exact += all_exact
+        pile_score.add(game, assemble(found, game), truth)
     return {
         "scenes": scenes,
         "seconds": round(time.time() - t0),
@@ -224,12 +287,58 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: 
         "named_correctly": named / max(seen, 1),
         "classifier_on_true_boxes": cls_right / max(cls_total, 1),
         "phantom_rate": phantoms / max(dets_total, 1),
-        "piles_exact (cards, order, face-down count)": piles_exact / max(piles_total, 1),
-        "face_down_counts_exact": down_exact / max(down_total, 1),
-        "scenes_all_piles_exact (klondike, canfield)": f"{scenes_exact}/{scenes_assembled}",
+        **pile_score.report(),
         "per_game_named": {g: round(a / max(b, 1), 3) for g, (a, b) in per_game.items()},
         "per_deck": {d: round(a / max(b, 1), 3) for d, (a, b) in per_deck.items()},
         "top_confusions": confusions.most_common(10),
+    }
+
+
+def with_phantoms(dets: Any, count: int, rng: np.random.Generator, size: tuple[int, int]) -> Any:
+    """``dets`` and ``count`` spurious reads: random card names at random places of the image, index-sized, as
+    confident as a real read (a misread in a pattern, a reflection)."""
+    from vision.detections import BACK, Detections
+
+    faces = dets[dets.class_id < BACK]
+    if count == 0 or len(faces) == 0:
+        return dets
+    wh = np.median(faces.boxes[:, 2:] - faces.boxes[:, :2], axis=0)
+    xy = rng.uniform((0, 0), np.array(size) - wh, (count, 2))
+    extra = Detections.build(np.hstack([xy, xy + wh]), rng.integers(0, BACK, count), np.ones(count))
+    return Detections.merge([dets, extra])
+
+
+def bench_assembly(scenes: int = 140, seed: int = 3000, hands: float = 0.33, phantoms: int = 0) -> dict[str, Any]:
+    """``vision.assemble`` alone: renders of every game (deals and playouts, tilts 0/25/45 degrees, a hand over the
+    cards in a share ``hands`` of the scenes), read by a perfect reader (the truth as detections), plus
+    ``phantoms`` spurious reads a scene."""
+    from vision.assemble import assemble
+    from vision.synth import RenderOptions, render_scene
+    from vision.synth.decks import DeckSplit, deck_names
+
+    decks = deck_names(DeckSplit.UNSEEN)
+    score = PileScore()
+    worst: list[tuple[str, int, float]] = []
+    t0 = time.time()
+    spent = 0.0
+    for k in range(scenes):
+        game = ASSEMBLY_GAMES[k % len(ASSEMBLY_GAMES)]
+        tilt = (0.0, 25.0, 45.0)[(k // len(ASSEMBLY_GAMES)) % 3]
+        _, truth = render_scene(game, _positions(game, seed + k), deck=decks[k % len(decks)], seed=seed + k,
+                                options=RenderOptions(max_tilt=tilt, hand_probability=hands))
+        dets = with_phantoms(truth_detections(truth), phantoms, np.random.default_rng(seed + k), truth.camera.size)
+        t = time.perf_counter()
+        observation = assemble(dets, game)
+        spent += time.perf_counter() - t
+        if not score.add(game, observation, truth):
+            worst.append((game, seed + k, float(truth.settings["tilt_deg"])))
+    return {
+        "scenes": scenes,
+        "phantoms_a_scene": phantoms,
+        "seconds": round(time.time() - t0),
+        "assemble_ms_per_scene": round(1000 * spent / max(scenes, 1), 1),
+        **score.report(),
+        "scenes_not_exact (game, seed, tilt)": worst[:12],
     }
 
 
@@ -254,13 +363,18 @@ def bench_speed(rec: Recogniser, repeats: int = 7) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=("crops", "real", "unseen", "speed"))
+    ap.add_argument("--only", choices=("crops", "real", "unseen", "speed", "assembly"))
     ap.add_argument("--scenes", type=int, default=24)
     ap.add_argument("--models", help="model folder (default: models/)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--close-up", type=float, default=0.0, help="unseen: share of cameras close to the cards")
     ap.add_argument("--extra-widths", default="", help="further detector passes, e.g. 320 (comma-separated)")
+    ap.add_argument("--hands", type=float, default=0.33, help="assembly: share of scenes with a hand over the cards")
+    ap.add_argument("--phantoms", type=int, default=0, help="assembly: spurious reads added to each scene")
     a = ap.parse_args()
+    if a.only == "assembly":  # perfect reads: no models needed
+        print("assembly from perfect reads:", bench_assembly(a.scenes, hands=a.hands, phantoms=a.phantoms), flush=True)
+        return
     rec = load_recogniser(a.models, threads=a.threads)
     if a.extra_widths:
         rec = replace(rec, extra_widths=tuple(int(w) for w in a.extra_widths.split(",")))

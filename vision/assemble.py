@@ -1,30 +1,42 @@
 """Detections -> an observed table: which card lies in which pile, in which order.
 
-Works in the image plane, with the layouts the renderer and people use (the camera on the player's side, the
-layout reading upright):
-- Klondike: stock, waste (fanned right), gap, four foundations on top; seven columns below.
-- Canfield: stock, waste on top, four foundations to the right; reserve below the stock, four columns below
-  the foundations.
+Works in the image plane, with the layouts the renderer (``vision.synth.layout``) and people use: the camera on
+the player's side, the layout reading upright, piles on a grid of rows and columns (``LAYOUTS``). A tableau
+column (``t``) is a cascade fanned down and is the last row of its layout; the waste fans right; every other
+pile is a squared packet that shows its top card.
 
-Steps: (1) reconcile duplicate reads (one pack: each card exists once); (2) one anchor per card, its
-top-most read (the top-left index; the bottom-right one lies a card lower); (3) split the anchors into the top
-row and the rows below by height, measured in card heights (estimated from the index boxes); (4) fit the
-column grid (origin and pitch) that puts most anchors on a slot of their row; (5) order each pile: cascades
-top to bottom, the waste left to right; a squared packet shows only its top card; (6) count the face-down
-cards of each pile: the detector finds the visible top strip of every back (class ``BACK``), each strip is
-placed on the grid like a card, and a cascade's face-down count is the number of strips above its first
-face-up card (a squared packet of backs shows one strip: the stock counts as "1 or more").
+Steps: (1) group the index reads into physical cards: a read and a read of the same name a card's diagonal down
+and to the right are the two corners of one card (that offset, measured on the names read twice, settles two
+packs' candidates); (2) one anchor per card (its top-left index) and per face-down strip (class ``BACK``);
+(3) turn the anchors level (the camera's yaw turns the layout) and measure the card: a strip's width, else a
+card's two corners, else the column pitch, else the index size; (4) a read of one index lying a card's diagonal
+below-right of a row, on no cascade, is a bottom-right index seen alone: it moves to its top-left corner;
+(5) heads: the anchors with nothing just above them in their column (a cascade's first card, a packet's top);
+(6) the rows: heads clustered by height above a fitted level line; each cluster is given a row of the layout (or
+none), scored by the row spacing, by how well the heads then sit on the slots of one column grid (origin and
+pitch; perspective: rows farther from the camera narrower, columns leaning to a vanishing point), and by how many
+heads land on piles the deal fills; (7) each card takes the pile of its cascade's head; (8) a name read on more
+cards than the game has packs is a conflict: the reads on a pile, then the more confident, keep the name, the
+others take their runner-up reading when it is free, else become unknown; (9) order each pile: cascades top to
+bottom, the waste left to right, a squared packet its top card; (10) face-down counts: strips placed like cards,
+a cascade's are those above its first face-up card, a squared packet of backs shows one ("1 or more").
+
+``to_table`` fills foundations from their top card only where the rules and the rest of the table agree
+(``foundations``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from engine import Table, find_game
 from engine.formats import read_table
+from engine.rules import Base, Build, Game, Role
 from engine.status import Problem
 from vision.cards import NAMES, RANKS
 from vision.detections import BACK, Detections
@@ -32,22 +44,53 @@ from vision.detections import BACK, Detections
 CARD_PER_INDEX = 5.0  # card height / index height: 5.4 for the renderer's decks (median), 3.9 for a poker deck
 CARD_ASPECT = 63.0 / 88.0
 UNKNOWN = "??"
+FAN_DOWN, FAN_RIGHT, SQUARE = "fan_down", "fan_right", "square"
+_DEALT_WEIGHT = 1.25  # a head on a pile the deal fills: an empty row of foundations and a full row of packets
+_LEAN_COST = 0.3  # score lost per pitch per card height the columns lean: the camera is most often square on
+_ROW_STEP = (0.9, 1.75)  # row pitch / estimated card height: a card and a 12-35 mm gap, the estimate 15 % off
+_F = npt.NDArray[np.float64]
 
-# slot -> (row, column in card pitches, extent to the right in pitches: the waste fans right)
-_LAYOUTS: dict[str, dict[str, tuple[int, float, float]]] = {
-    "klondike": {
-        "s": (0, 0, 0), "w": (0, 1, 0.75),
-        **{f"f{i}": (0, 2 + i, 0) for i in range(1, 5)},
-        **{f"t{i}": (1, i - 1, 0) for i in range(1, 8)},
-    },
-    "canfield": {
-        "s": (0, 0, 0), "w": (0, 1, 0.75), "r": (1, 0, 0),
-        **{f"f{i}": (0, 1.5 + i, 0) for i in range(1, 5)},
-        **{f"t{i}": (1, 1.5 + i, 0) for i in range(1, 5)},
-    },
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    row: int
+    col: float  # in column pitches from the layout's left edge
+    style: str  # FAN_DOWN, FAN_RIGHT or SQUARE
+
+    @property
+    def extent(self) -> float:
+        """How far (pitches) the pile's cards reach to the right of its slot: the waste fans right."""
+        return 0.75 if self.style == FAN_RIGHT else 0.0
+
+
+def _rows(*rows: list[tuple[str, float]]) -> dict[str, Slot]:
+    def style(pile: str) -> str:
+        return FAN_DOWN if pile[0] == "t" and pile[1:].isdigit() else FAN_RIGHT if pile == "w" else SQUARE
+
+    return {pile: Slot(r, col, style(pile)) for r, row in enumerate(rows) for pile, col in row}
+
+
+def _run(prefix: str, first: int, last: int, col: float = 0.0) -> list[tuple[str, float]]:
+    return [(f"{prefix}{n}", col + k) for k, n in enumerate(range(first, last + 1))]
+
+
+# Where each game's piles lie, as the renderer deals them (tests/vision/test_assemble.py holds the two equal).
+LAYOUTS: dict[str, dict[str, Slot]] = {
+    "klondike": _rows([("s", 0), ("w", 1), *_run("f", 1, 4, 3)], _run("t", 1, 7)),
+    "canfield": _rows([("s", 0), ("w", 1), *_run("f", 1, 4, 2.5)], [("r", 0), *_run("t", 1, 4, 2.5)]),
+    "general-sedgewick": _rows([*_run("f", 1, 4), ("s", 4), ("w", 5)], _run("t", 1, 5)),
+    "the-queens": _rows(
+        [*_run("f", 1, 8), *_run("h", 1, 4, 8)], [("h5", 0), ("h6", 1), ("h7", 2), ("k", 3), ("s", 4), ("w", 5)]
+    ),
+    "sly": _rows([*_run("f", 1, 8), ("s", 8), ("w", 9)], _run("p", 1, 10), _run("p", 11, 20)),
+    "louis": _rows(
+        [("f", 0), *_run("f", 1, 8, 1), ("h", 9), ("k", 10), ("s", 11)],
+        [("w", 0)], [("b", 0)], [("g", 0)],
+        [(p, k) for k, p in enumerate(("a", "c", "d", "e", "i", "l", "m", "x1", "x2", "x3"))],
+        [("x4", 0)],
+    ),
+    "the-great-thirteen": _rows(_run("b", 1, 8), _run("g", 1, 8), _run("n", 1, 8)),
 }
-_FANNED_DOWN = ("t",)
-_HOLDS_BACKS = ("s", "t", "r")  # piles whose face-down cards can show (the waste and foundations are face up)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,58 +115,105 @@ class Observation:
 
 
 def layout_name(game: str) -> str:
+    """The key of ``LAYOUTS`` for ``game`` (a variant takes its game's layout); ValueError when none."""
     g = find_game(game)
-    for key in _LAYOUTS:
-        if g.name.lower().startswith(key) or game.lower().startswith(key):
-            return key
-    raise ValueError(f"no table layout for {g.name} yet (known: {', '.join(_LAYOUTS)})")
+    for name in (g.name, g.variant_of, g.name.split("/")[0]):
+        if name in LAYOUTS:
+            return name
+    raise ValueError(f"no table layout for {g.name} yet (known: {', '.join(LAYOUTS)})")
 
 
-def reconcile(dets: Detections, card_h: float) -> list[SeenCard]:
-    """One SeenCard per physical card: reads of one name a card apart are its two corners; reads of one
-    name further apart are a misread (one pack): the most confident group keeps the name, the others take
-    their runner-up reading when that card is not seen elsewhere, else become unknown."""
-    faces = dets[dets.class_id < BACK]
-    reach = 1.25 * card_h * np.hypot(1.0, CARD_ASPECT)  # top-left to bottom-right index, with slack
-    groups: list[tuple[str, list[int]]] = []
-    for name in sorted(set(faces.names)):
-        idx = [i for i, n in enumerate(faces.names) if n == name]
-        idx.sort(key=lambda i: -float(faces.confidence[i]))
-        clusters: list[list[int]] = []
+def _holds_backs(game: Game) -> frozenset[str]:
+    """Piles whose face-down cards can show: the stock, and piles the deal fills face down."""
+    out = {spec.id for spec in game.piles if spec.role is Role.STOCK}
+    out |= {step.pile for step in game.deal if not step.face_up}
+    return frozenset(out)
+
+
+def _dealt(game: Game) -> frozenset[str]:
+    """Piles the deal fills, and the stock: the piles most likely to hold cards."""
+    return frozenset({step.pile for step in game.deal} | {s.id for s in game.piles if s.role is Role.STOCK})
+
+
+# ---------------------------------------------------------------- reads -> physical cards
+
+
+def _physical(faces: Detections, card_h: float) -> list[tuple[str, list[int]]]:
+    """Reads of each name grouped into physical cards: one read, or a top-left and bottom-right pair. The second
+    index of a card lies down and to the right of the first, along the card's diagonal less the index margins
+    (how far depends on the deck), not beside it (the next pile) nor straight below it (the next row). Every card
+    of a photo has the same offset between its two indices (one deck, one camera): it is measured on the names
+    read exactly twice, and where a name has more candidates (two packs) the reads whose offset is nearest it
+    pair first. ``card_h``: a rough card height (px), for the reach only."""
+    centres = faces.centres.astype(np.float64)
+    names = faces.names
+    by_name: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        by_name.setdefault(name, []).append(i)
+
+    def candidates(idx: list[int]) -> list[tuple[int, int, npt.NDArray[np.float64]]]:
+        out = []
         for i in idx:
-            for cl in clusters:
-                if len(cl) < 2 and np.hypot(*(faces.centres[i] - faces.centres[cl[0]])) <= reach:
-                    cl.append(i)
-                    break
-            else:
-                clusters.append([i])
-        groups.extend((name, cl) for cl in clusters)
+            for j in idx:
+                dx, dy = centres[j] - centres[i]
+                if dx > 0 and dy > 0 and 0.4 * dx <= dy <= 4.0 * dx and np.hypot(dx, dy) < 3.0 * card_h:
+                    out.append((i, j, centres[j] - centres[i]))
+        return out
 
-    def strength(g: tuple[str, list[int]]) -> float:
-        return float(sum(faces.confidence[i] for i in g[1]))
+    simple = [d for idx in by_name.values() if len(idx) == 2 for _, _, d in candidates(idx)]
+    offset = np.median(np.array(simple), axis=0) if simple else None
+    out: list[tuple[str, list[int]]] = []
+    for name in sorted(by_name):
+        idx = sorted(by_name[name], key=lambda i: -float(faces.confidence[i]))
+        pairs = []
+        for i, j, d in candidates(idx):
+            if offset is None:
+                pairs.append((float(np.hypot(*d)), i, j))
+            elif np.hypot(*(d - offset)) < 0.35 * np.hypot(*offset) or len(idx) == 2:
+                pairs.append((float(np.hypot(*(d - offset))), i, j))
+        used: set[int] = set()
+        for _, i, j in sorted(pairs):
+            if i not in used and j not in used:
+                used |= {i, j}
+                out.append((name, [i, j]))
+        out.extend((name, [i]) for i in idx if i not in used)
+    return out
 
-    groups.sort(key=strength, reverse=True)
-    taken: set[str] = set()
-    out: list[SeenCard] = []
+
+def reconcile(dets: Detections, card_h: float, packs: int = 1, fits: list[bool] | None = None) -> list[SeenCard]:
+    """One SeenCard per physical card. A name read on more physical cards than there are ``packs`` is a
+    misread: the strongest groups keep the name (``fits``, one flag per group in the order of
+    :func:`_physical`: the group lies on a pile of the layout, which outweighs confidence), the others take their
+    runner-up reading when that card is not seen as often as the packs allow, else become unknown."""
+    faces = dets[dets.class_id < BACK]
+    groups = _physical(faces, card_h)
+    ok = fits if fits is not None else [True] * len(groups)
+
+    def strength(k: int) -> tuple[bool, float]:
+        return ok[k], float(sum(faces.confidence[i] for i in groups[k][1]))
+
+    order = sorted(range(len(groups)), key=strength, reverse=True)
+    taken: Counter[str] = Counter()
+    names = [UNKNOWN] * len(groups)
     second = faces.data.get("second")
     second_score = faces.data.get("second_score")
-    pending: list[tuple[str, list[int]]] = []
-    for name, cl in groups:
-        if name in taken:
-            pending.append((name, cl))
+    pending: list[int] = []
+    for k in order:
+        name = groups[k][0]
+        if taken[name] >= packs:
+            pending.append(k)
             continue
-        taken.add(name)
-        out.append(_seen(name, cl, faces))
-    for _, cl in pending:  # weaker duplicates: second opinion, or unknown
-        name = UNKNOWN
+        taken[name] += 1
+        names[k] = name
+    for k in pending:  # weaker duplicates: second opinion, or unknown
         if second is not None and second_score is not None:
+            cl = groups[k][1]
             best = max(cl, key=lambda i: float(second_score[i]))
             alt = NAMES[int(second[best])]
-            if alt not in taken and float(second_score[best]) >= 0.1:
-                name = alt
-                taken.add(alt)
-        out.append(_seen(name, cl, faces))
-    return out
+            if taken[alt] < packs and float(second_score[best]) >= 0.1:
+                names[k] = alt
+                taken[alt] += 1
+    return [_seen(names[k], groups[k][1], faces) for k in range(len(groups))]
 
 
 def _seen(name: str, cl: list[int], faces: Detections) -> SeenCard:
@@ -133,256 +223,529 @@ def _seen(name: str, cl: list[int], faces: Detections) -> SeenCard:
     return SeenCard(name, float(x), float(y), float(max(faces.confidence[i] for i in cl)), len(cl), other)
 
 
+def _index_card_height(faces: Detections, backs: Detections) -> float:
+    """A rough card height (px) from the index boxes (decks differ: within a factor of two), or, with no index
+    read, from the backs' strips (a card wide)."""
+    if len(faces):
+        box_h = float(np.median(faces.boxes[:, 3] - faces.boxes[:, 1]))
+        box_w = float(np.median(faces.boxes[:, 2] - faces.boxes[:, 0]))
+        return CARD_PER_INDEX * max(box_h, box_w)
+    return float(np.median(backs.boxes[:, 2] - backs.boxes[:, 0])) / CARD_ASPECT
+
+
+def _level_neighbours(xs: _F, ys: _F, slope: float) -> tuple[_F, _F]:
+    """For each anchor, the next anchor to its right nearly level with it (within ``slope``): (dx, dy) px. The
+    next pile of a row, or the next card of a fanned waste; a cascade's cards and a card's second index lie
+    lower."""
+    out_x, out_y = [], []
+    for i in range(len(xs)):
+        dx, dy = xs - xs[i], ys - ys[i]
+        ok = np.flatnonzero((dx > 0) & (np.abs(dy) < slope * dx))
+        if len(ok):
+            k = ok[np.argmin(np.hypot(dx[ok], dy[ok]))]
+            out_x.append(float(dx[k]))
+            out_y.append(float(dy[k]))
+    return np.array(out_x), np.array(out_y)
+
+
+def _rotation(xs: _F, ys: _F) -> float:
+    """The layout's turn in the image (radians; the camera's yaw turns it): the median direction from a pile to
+    the next one on its right, from the piles a card width or more apart (not a fanned waste)."""
+    dx, dy = _level_neighbours(xs, ys, 0.35)
+    if len(dx) < 2:
+        return 0.0
+    far = dx >= 0.5 * np.median(dx)
+    return float(np.median(np.arctan2(dy[far], dx[far])))
+
+
+def _card_size(xs: _F, ys: _F, pairs: list[float], backs: Detections, rough_h: float) -> tuple[float, float]:
+    """Card width and height (px) in the image, from anchors turned level (``xs``, ``ys``). The width: a face-down
+    strip is a card wide; else a card's two corners (``pairs``: horizontal distances, 0.6-0.85 card widths
+    as decks go); else the column pitch (a card and a 6-22 mm gap: 1.22 card widths), the distance from a card
+    to the next one level with it on its right (a fanned waste's steps left out); else the index size. The
+    height: from the width, foreshortened as by a camera tilted 30 degrees (0-45 makes it 15 % off either way)."""
+    dx, _ = _level_neighbours(xs, ys, 0.15)
+    if len(backs):
+        w = float(np.median(backs.boxes[:, 2] - backs.boxes[:, 0])) - 2.0
+    elif pairs:
+        w = float(np.median(pairs)) / 0.72
+    elif len(dx) >= 2:
+        w = float(np.median(dx[dx > 0.5 * np.max(dx)])) / 1.22
+    else:
+        w = rough_h * CARD_ASPECT
+    return w, w / CARD_ASPECT * 0.85
+
+
+# ---------------------------------------------------------------- the layout fit
+
+
+@dataclass(frozen=True, slots=True)
+class _Grid:
+    """The layout's column grid in the image: at the height of the anchor row (``u0`` px below the level line)
+    columns start at ``origin`` and lie ``pitch`` apart; ``dy`` card heights lower the pitch is scaled by
+    ``1 + s dy`` about the column ``mid`` (perspective), which moves ``lean`` pitches per card height."""
+
+    line: tuple[float, float]  # the level line y = a x + b
+    u0: float
+    origin: float
+    pitch: float
+    s: float = 0.0
+    lean: float = 0.0
+    mid: float = 0.0
+    card_h: float = 1.0
+
+    def column(self, x: float, y: float) -> float:
+        """The column (in pitches, from the layout's left edge) of the image point (x, y)."""
+        a, b = self.line
+        dy = (y - (a * x + b) - self.u0) / self.card_h
+        pitch = self.pitch * (1 + self.s * dy)
+        origin = self.origin + self.pitch * dy * (self.lean - self.s * self.mid)
+        return (x - origin) / pitch
+
+
+@dataclass(frozen=True, slots=True)
+class _Fit:
+    score: float
+    rows: list[int]  # per anchor: the layout row, -1 for none
+    grid: _Grid
+    row_u: dict[int, float]  # per layout row with heads: its line's height below the level line (px)
+
+    def row_at(self, x: float, y: float, card_h: float, fan_row: int | None) -> int:
+        """The row whose line passes within 0.35 card heights of (x, y), or the cascades' row below its line."""
+        a, b = self.grid.line
+        u = y - (a * x + b)
+        for r, ur in self.row_u.items():
+            if abs(u - ur) < 0.35 * card_h or (r == fan_row and u > ur):
+                return r
+        return -1
+
+
 def assemble(dets: Detections, game: str) -> Observation:
-    layout = _LAYOUTS[layout_name(game)]
+    g = find_game(game)
+    layout = LAYOUTS[layout_name(game)]
+    holds_backs = _holds_backs(g)
     faces = dets[dets.class_id < BACK]
-    if len(faces) == 0:
+    backs = dets[dets.class_id == BACK]
+    if len(faces) == 0 and len(backs) == 0:
         return Observation(game, dict.fromkeys(layout, ()), ())
-    box_h = float(np.median(faces.boxes[:, 3] - faces.boxes[:, 1]))
-    box_w = float(np.median(faces.boxes[:, 2] - faces.boxes[:, 0]))
-    card_h = CARD_PER_INDEX * max(box_h, box_w)
-    card_w = card_h * CARD_ASPECT
-    cards = reconcile(dets, card_h)
-    xs = np.array([c.x for c in cards])
-    ys = np.array([c.y for c in cards])
-    bx, by = _back_anchors(dets[dets.class_id == BACK], card_h, card_w)
-    slope, icept = _top_line(xs, ys, card_h)
-    if np.any(by - (slope * bx + icept) < -0.25 * card_h):  # a back above the faces' top row: a fresh deal's
-        slope, icept = _line_above(np.concatenate([xs, bx]), np.concatenate([ys, by]), card_h, card_w)  # stock
-    resid = ys - (slope * xs + icept)
-    split = [0 if r < 0.6 * card_h else 1 for r in resid]
-    back_rows = [0 if r < 0.6 * card_h else 1 for r in by - (slope * bx + icept)]
-    # Is there a top row at all? Yes if one column holds two reads far more than a cascade step apart, or
-    # if the layout's top row explains the reads better than tableau columns alone (a fresh deal has no
-    # top-row card to read, and its first tableau cards would pass for one).
-    stacked = any(
-        abs(xs[i] - xs[j]) < 0.3 * card_w and 0.75 * card_h < ys[j] - ys[i] < 2.2 * card_h
-        for i in range(len(xs)) for j in range(len(xs))
-    )
-    options = [split] if stacked else [split, [1] * len(xs)]
-    chosen: tuple[float, list[int], npt.NDArray[np.float64], dict[int, tuple[float, float]]] | None = None
-    for rows in options:
-        # Columns lean in perspective: a card in a cascade takes the column of the cascade's first card.
-        col_x = xs[_cascade_heads(xs, ys, rows, card_h, card_w)]
-        # backs are anchors of the grid too: a fresh deal's stock is the top row's only card
-        score, fits = _fit_grid(col_x, rows, layout, card_w, (bx, back_rows))
-        if chosen is None or score >= chosen[0]:
-            chosen = (score, rows, col_x, fits)
-    assert chosen is not None
-    _, rows, col_x, fits = chosen
+    rough_h = _index_card_height(faces, backs)
+    groups = _physical(faces, rough_h)
+    first = [_seen(name, cl, faces) for name, cl in groups]
+    bx, by = _back_anchors(backs)
+    n = len(first)
+    x0 = np.concatenate([[c.x for c in first], bx]).astype(np.float64)
+    y0 = np.concatenate([[c.y for c in first], by]).astype(np.float64)
+    turn = _rotation(x0, y0)
+    xs = np.cos(turn) * x0 + np.sin(turn) * y0  # the layout turned level: rows along x, columns along y
+    ys = -np.sin(turn) * x0 + np.cos(turn) * y0
+    # a card's two indices, the offset turned level with the layout
+    cos, sin = np.cos(turn), np.sin(turn)
+    turned = [((ox - c.x) * cos + (oy - c.y) * sin, (oy - c.y) * cos - (ox - c.x) * sin)
+              for c in first if c.other is not None for ox, oy in [c.other]]
+    card_w, card_h = _card_size(xs, ys, [d[0] for d in turned], backs, rough_h)
+    is_back = np.arange(len(xs)) >= n
+    # per anchor, the offset from its card's top-left index to the bottom-right one: that of the nearest card
+    # whose two indices were read (perspective makes it larger nearer the camera), else the usual deck's
+    paired = np.array([i for i in range(n) if first[i].other is not None], dtype=np.int64)
+    diag = np.tile([0.75 * card_w, 0.62 * card_h], (len(xs), 1))
+    if len(paired):
+        offsets = np.array(turned)
+        nearest = np.argmin(np.hypot(xs[:, None] - xs[paired][None, :], ys[:, None] - ys[paired][None, :]), axis=1)
+        diag = offsets[nearest]
+    lone = np.array([i < n and first[i].reads == 1 for i in range(len(xs))])
+    _corners_alone(xs, ys, lone, diag, card_h, card_w)
+    head = _cascade_heads(xs, ys, card_h, card_w)
+    fit = _fit_layout(xs, ys, is_back, head, layout, holds_backs, _dealt(g), card_h, card_w)
+    where = _place(fit, xs, ys, head, is_back, lone, diag, layout, holds_backs, card_h)
+    cards = reconcile(dets, rough_h, g.packs, [where[i] is not None for i in range(n)])
+    for i, card in enumerate(cards):  # a read that lost its name to a likelier one is a misread, not a card
+        if card.name == UNKNOWN:
+            where[i] = None
     piles: dict[str, list[int]] = {p: [] for p in layout}
-    unplaced: list[SeenCard] = []
-    for i, row in enumerate(rows):
-        best = _nearest_pile(float(col_x[i]), row, fits, layout)
-        if best is None:
-            unplaced.append(cards[i])
-        else:
-            piles[best].append(i)
-    down = _face_down(bx, by, by - (slope * bx + icept), fits, layout, card_h, piles, ys)
+    for i in range(n):
+        pile = where[i]
+        if pile is not None:
+            piles[pile].append(i)
+    for pile, idx in piles.items():  # a face read above two or more backs of its cascade is a misread
+        if layout[pile].style == FAN_DOWN:
+            backs_y = ys[n:][[w == pile for w in where[n:]]]
+            for i in [i for i in idx if np.sum(backs_y > ys[i] + 0.05 * card_h) >= 2]:
+                idx.remove(i)
+                where[i] = None
+    down = _face_down(where[n:], ys[n:], ys, piles, layout, card_h)
     out: dict[str, tuple[SeenCard, ...]] = {}
     for pile, idx in piles.items():
-        if pile.rstrip("0123456789") in _FANNED_DOWN:
+        style = layout[pile].style
+        if style == FAN_DOWN:
             idx.sort(key=lambda i: ys[i])
-        elif pile == "w":
+        elif style == FAN_RIGHT:
             idx.sort(key=lambda i: xs[i])
-        elif idx:  # a squared packet shows one card: the most confident read is the top one
-            idx = [max(idx, key=lambda i: cards[i].confidence)]
+        elif idx:  # a squared packet shows one card: both corners read, then the most confident, is the top one
+            idx = [max(idx, key=lambda i: (cards[i].reads, cards[i].confidence))]
         out[pile] = tuple(cards[i] for i in idx)
-    return Observation(game, out, tuple(unplaced), down)
+    return Observation(game, out, tuple(cards[i] for i in range(n) if where[i] is None), down)
+
+
+def _place(
+    fit: _Fit, xs: _F, ys: _F, head: list[int], is_back: npt.NDArray[np.bool_], lone: npt.NDArray[np.bool_],
+    diag: _F, layout: dict[str, Slot], holds_backs: frozenset[str], card_h: float,
+) -> list[str | None]:
+    """Each anchor's pile (None: none): its cascade head's row and nearest column. A read of one index that is its
+    own head may be a card's bottom-right index seen alone: it goes where its top-left index would lie (and its
+    anchor moves there, in place) when that is clearly nearer a pile."""
+    fans = [s.row for s in layout.values() if s.style == FAN_DOWN]
+    where: list[str | None] = []
+    for i in range(len(xs)):
+        row = fit.rows[head[i]]
+        col = fit.grid.column(float(xs[head[i]]), float(ys[head[i]]))
+        pile, dist = (None, 1.0) if row < 0 else _nearest_pile(col, row, layout, holds_backs if is_back[i] else None)
+        if lone[i] and head[i] == i:
+            x, y = float(xs[i] - diag[i, 0]), float(ys[i] - diag[i, 1])
+            row = fit.row_at(x, y, card_h, max(fans) if fans else None)
+            alt, alt_dist = (None, 1.0) if row < 0 else _nearest_pile(fit.grid.column(x, y), row, layout)
+            if alt is not None and alt_dist + 0.15 < dist:
+                pile, xs[i], ys[i] = alt, x, y
+        where.append(pile)
+    return where
+
+
+def _face_down(
+    where: list[str | None], by: _F, ys: _F, piles: dict[str, list[int]], layout: dict[str, Slot], card_h: float
+) -> dict[str, int]:
+    """Backs seen per pile: in a cascade those above its first face-up card (a strip lower down is a misread); a
+    squared packet shows one back, however many lie under it."""
+    down = dict.fromkeys(layout, 0)
+    for pile, y in zip(where, by, strict=True):
+        if pile is None:
+            continue
+        if layout[pile].style == FAN_DOWN:
+            top = min((float(ys[k]) for k in piles[pile]), default=None)
+            if top is None or y <= top + 0.05 * card_h:
+                down[pile] += 1
+        else:
+            down[pile] = 1
+    return down
 
 
 def _nearest_pile(
-    x: float, row: int, fits: dict[int, tuple[float, float]], layout: dict[str, tuple[int, float, float]],
-    roles: tuple[str, ...] | None = None,
-) -> str | None:
-    """The pile of ``row`` (only piles of these ``roles``, if given) whose slot lies nearest the anchor ``x``
-    (px) on the fitted grid, within 0.55 of a pitch; None when none is that near."""
-    x0, pitch = fits[row]
-    col = (x - x0) / pitch
+    col: float, row: int, layout: dict[str, Slot], piles: frozenset[str] | None = None
+) -> tuple[str | None, float]:
+    """The pile of ``row`` (only one of ``piles``, if given) whose slot lies nearest the column ``col`` (pitches),
+    within 0.55 of a pitch, and how far; None when none is that near."""
     best, dist = None, 0.55
-    for pile, (r, start, extent) in layout.items():
-        d = max(start - col, col - (start + extent), 0.0)
-        if r == row and d < dist and (roles is None or pile.rstrip("0123456789") in roles):
+    for pile, slot in layout.items():
+        d = max(slot.col - col, col - (slot.col + slot.extent), 0.0)
+        if slot.row == row and d < dist and (piles is None or pile in piles):
             best, dist = pile, d
-    return best
+    return best, dist
 
 
-def _back_anchors(
-    backs: Detections, card_h: float, card_w: float
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Where the top-left index would be on each back whose top strip was seen: the strip's left end, a
-    little in (the grid is fitted on index anchors)."""
+def _back_anchors(backs: Detections) -> tuple[_F, _F]:
+    """Where the top-left index would be on each back whose top strip was seen (the strip is a card wide and
+    14 % of a card high): the strip's left end, a little in and down (the grid is fitted on index anchors)."""
     if len(backs) == 0:
         return np.zeros(0), np.zeros(0)
     b = backs.boxes.astype(np.float64)
     strip_w = b[:, 2] - b[:, 0]
-    x = b[:, 0] + np.minimum(strip_w, card_w) * 0.1
-    y = b[:, 1] + 0.08 * card_h
-    return x, y
+    return b[:, 0] + 0.1 * strip_w, b[:, 1] + 0.08 * strip_w / CARD_ASPECT
 
 
-def _face_down(
-    bx: npt.NDArray[np.float64], by: npt.NDArray[np.float64], resid: npt.NDArray[np.float64],
-    fits: dict[int, tuple[float, float]],
-    layout: dict[str, tuple[int, float, float]], card_h: float, piles: dict[str, list[int]],
-    ys: npt.NDArray[np.float64],
-) -> dict[str, int]:
-    """Backs seen per pile of the layout: strips placed on the fitted grid like cards; in a cascade only
-    strips above its first face-up card count (a strip lower down is a misdetection)."""
-    down = dict.fromkeys(layout, 0)
-    for x, y, r in zip(bx, by, resid, strict=True):
-        best = _nearest_pile(float(x), 0 if r < 0.6 * card_h else 1, fits, layout, _HOLDS_BACKS)
-        if best is None:
-            continue
-        if best.rstrip("0123456789") in _FANNED_DOWN:
-            first = min((float(ys[i]) for i in piles[best]), default=None)
-            if first is not None and y > first + 0.05 * card_h:
-                continue
-            down[best] += 1
-        else:
-            down[best] = 1  # a squared packet shows one back, however many lie under it
-    return down
-
-
-def _top_line(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], card_h: float) -> tuple[float, float]:
-    """The line y = a x + b through the top row: the near-level line with the most anchors on it and none
-    clearly above it (the camera may roll a little; rows stay straight lines in perspective)."""
-    best = (0.0, float(ys.min()))
-    best_score = -1
-    for i in range(len(xs)):
-        for j in range(len(xs)):
-            dx = xs[j] - xs[i]
-            if j != i and (dx <= 0 or abs(ys[j] - ys[i]) > 0.3 * dx):
-                continue
-            a = float((ys[j] - ys[i]) / dx) if j != i else 0.0
-            b = float(ys[i] - a * xs[i])
-            resid = ys - (a * xs + b)
-            if np.any(resid < -0.25 * card_h):
-                continue
-            score = int(np.sum(np.abs(resid) < 0.2 * card_h))
-            if score > best_score:
-                best_score, best = score, (a, b)
-    return best
-
-
-def _line_above(
-    xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], card_h: float, card_w: float
-) -> tuple[float, float]:
-    """The top row's line when only backs show it (a fresh deal: the stock alone): the rows' slope from the
-    heads of the columns (robust: the median slope between heads a card or more apart), through the top-most
-    anchor. Lines through many backs would follow a cascade's staircase instead."""
-    heads = [
-        i for i in range(len(xs))
-        if not np.any((np.abs(xs - xs[i]) < 0.3 * card_w) & (ys < ys[i] - 0.02 * card_h) & (ys > ys[i] - 0.6 * card_h))
-    ]
-    slopes = [
-        (ys[j] - ys[i]) / (xs[j] - xs[i]) for i in heads for j in heads if xs[j] - xs[i] > card_w
-    ]
-    a = float(np.clip(np.median(slopes), -0.3, 0.3)) if slopes else 0.0
-    return a, float(np.min(ys - a * xs))
-
-
-def _cascade_heads(
-    xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], rows: list[int], card_h: float, card_w: float
-) -> list[int]:
-    """For each anchor, the first card of its cascade: follow the nearest anchor just above it."""
+def _cascade_heads(xs: _F, ys: _F, card_h: float, card_w: float) -> list[int]:
+    """For each anchor, the first card of its cascade: follow the nearest anchor just above it (a cascade shows
+    10-35 % of each face-up card, less of a back; rows lie more than a card apart)."""
     head = list(range(len(xs)))
     for i in sorted(range(len(xs)), key=lambda k: ys[k]):
-        if rows[i] != 1:
-            continue
         dy = ys[i] - ys
-        dx = np.abs(xs - xs[i])
-        ok = [
-            k for k in range(len(xs))
-            if rows[k] == 1 and 0.02 * card_h < dy[k] < 0.5 * card_h and dx[k] < 0.3 * card_w
-        ]
-        if ok:
-            head[i] = head[min(ok, key=lambda k: dy[k])]
+        ok = np.flatnonzero((dy > 0.02 * card_h) & (dy < 0.5 * card_h) & (np.abs(xs - xs[i]) < 0.3 * card_w))
+        if len(ok):
+            head[i] = head[int(ok[np.argmin(dy[ok])])]
     return head
 
 
-def _fit_grid(
-    xs: npt.NDArray[np.float64], rows: list[int], layout: dict[str, tuple[int, float, float]], card_w: float,
-    backs: tuple[npt.NDArray[np.float64], list[int]] = (np.zeros(0), []),
-) -> tuple[float, dict[int, tuple[float, float]]]:
-    """Fit score and origin and pitch (px) of each row's column grid, fitted together: the top row lies above the
-    tableau with the same columns, a little smaller in perspective (farther from the camera); an empty
-    first column is told apart from a missing one by the row above. ``backs`` (anchors, rows) are face-down
-    strips: they score only on slots of piles that hold face-down cards (a back in the top row is the stock,
-    never the waste)."""
-    r, rb = np.array(rows, dtype=np.int64), np.array(backs[1], dtype=np.int64)
-    row_x = {row: xs[r == row] for row in (0, 1)}
-    row_b = {row: backs[0][rb == row] for row in (0, 1)}
-    slots = {row: [(s, e) for rr, s, e in layout.values() if rr == row] for row in (0, 1)}
-    back_slots = {
-        row: [(s, e) for p, (rr, s, e) in layout.items() if rr == row and p.rstrip("0123456789") in _HOLDS_BACKS]
-        for row in (0, 1)
-    }
+def _corners_alone(xs: _F, ys: _F, lone: npt.NDArray[np.bool_], diag: _F, card_h: float, card_w: float) -> None:
+    """Move to its top-left corner (in place) each read that is a card's bottom-right index seen alone (a hand
+    over the top-left one): a read of one index only, on no cascade, that lies between the rows, a card's
+    diagonal (``diag``, per read) below-right of a row of top-left reads, where no other anchor lies."""
+    if not lone.any():
+        return
+    a, b = _level_line(xs, ys, card_h)
+    u = ys - (a * xs + b)
+    settled = ~lone
+    for i in np.flatnonzero(lone):
+        x, y = xs[i] - diag[i, 0], ys[i] - diag[i, 1]
+        ui = y - (a * x + b)
+        on_row = settled & (np.abs(u - ui) < 0.2 * card_h)  # a row of top-left reads at the moved height
+        own_row = settled & (np.abs(u - u[i]) < 0.2 * card_h)
+        near = np.hypot(xs - x, ys - y) < 0.3 * card_w  # a card already there: then this read is its own card
+        column = (np.abs(xs - xs[i]) < 0.3 * card_w) & (np.abs(ys - ys[i]) < 0.6 * card_h)  # a cascade's card
+        column[i] = False
+        if on_row.sum() >= 2 and not own_row.any() and not (near & settled).any() and not column.any():
+            xs[i], ys[i] = x, y
 
-    anchor_row = 1 if len(row_x[1]) or len(row_b[1]) else 0
-    # cards of one cascade share their column's x: one trial origin per distinct x is enough
-    anchors = np.unique(np.round(np.concatenate([row_x[anchor_row], row_b[anchor_row]]), 1))
-    # the top row's candidate grids relative to the tableau's, in the order the search prefers them (ties:
-    # the first wins, as the scalar search did)
-    shrink, shift = (a.ravel() for a in np.meshgrid(
-        np.array([0.86, 0.92, 0.98]), np.array([-0.6, -0.45, -0.3, -0.15, 0.0, 0.15, 0.3, 0.45, 0.6]), indexing="ij"
-    ))
-    best = (-1.0, 0.0, 1.0, 0.0, 1.0)
-    starts = np.array([start for start, _ in slots[anchor_row]])
-    for pitch in card_w * np.linspace(1.05, 1.45, 17):
-        # every trial origin of this pitch at once: an anchor on each slot of its row (anchor-major order)
-        origins = (anchors[:, None] - starts[None, :] * pitch).ravel()
-        pitches = np.full(len(origins), pitch)
-        if anchor_row == 0:
-            totals = _row_scores(row_x[0], origins, pitches, slots[0]) + _row_scores(
-                row_b[0], origins, pitches, back_slots[0])
-            tops = np.stack([origins, pitches], 1)
+
+def _level_line(xs: _F, ys: _F, card_h: float) -> tuple[float, float]:
+    """The line y = a x + b with the most heads on it (a row of the layout: the camera may roll a little, rows
+    stay straight lines in perspective), refitted through them."""
+    best, best_on = (0.0, float(ys.min())), np.zeros(len(xs), bool)
+    for i in range(len(xs)):
+        for j in range(len(xs)):
+            dx = xs[j] - xs[i]
+            if j != i and (dx <= 0 or abs(ys[j] - ys[i]) > 0.06 * dx):
+                continue
+            a = float((ys[j] - ys[i]) / dx) if j != i else 0.0
+            on = np.abs(ys - (a * xs + ys[i] - a * xs[i])) < 0.2 * card_h
+            if on.sum() > best_on.sum():
+                best, best_on = (a, float(ys[i] - a * xs[i])), on
+    if best_on.sum() >= 2 and np.ptp(xs[best_on]) > card_h:
+        a = float(np.clip(np.polyfit(xs[best_on], ys[best_on], 1)[0], -0.06, 0.06))
+        best = (a, float(np.median(ys[best_on] - a * xs[best_on])))
+    return best
+
+
+def _clusters(u: _F, card_h: float) -> list[list[int]]:
+    """Indices of ``u`` (heights above the line) grouped into rows: sorted, cut where they jump by half a card."""
+    order = np.argsort(u)
+    out: list[list[int]] = []
+    for k in order:
+        if out and u[k] - u[out[-1][-1]] < 0.5 * card_h:
+            out[-1].append(int(k))
         else:
-            base = _row_scores(row_x[1], origins, pitches, slots[1]) + _row_scores(
-                row_b[1], origins, pitches, back_slots[1])
-            o2 = (origins[:, None] + shift[None, :] * pitch).ravel()
-            p2 = np.tile(pitch * shrink, len(origins))
-            top = (_row_scores(row_x[0], o2, p2, slots[0]) + _row_scores(row_b[0], o2, p2, back_slots[0])).reshape(
-                len(origins), -1) - 0.05 * np.abs(shift)[None, :]
-            k = np.argmax(top, 1)  # the first best: the order the grids are listed in breaks ties
-            top_score = top[np.arange(len(origins)), k]
-            found = top_score > 1e-6
-            totals = base + np.where(found, top_score, 0.0)
-            tops = np.stack([np.where(found, o2.reshape(len(origins), -1)[np.arange(len(origins)), k], origins),
-                             np.where(found, pitch * shrink[k], pitch)], 1)
-        m = int(np.argmax(totals))
-        if totals[m] > best[0] + 1e-6:
-            best = (float(totals[m]), float(tops[m, 0]), float(tops[m, 1]), float(origins[m]), float(pitch))
-    return best[0], {0: (best[1], best[2]), 1: (best[3], best[4])}
-
-
-def _row_scores(
-    xs: npt.NDArray[np.float64], origins: npt.NDArray[np.float64], pitches: npt.NDArray[np.float64],
-    slots: list[tuple[float, float]],
-) -> npt.NDArray[np.float64]:
-    """How well anchors ``xs`` (px) sit on the slots (in column units) of many grids at once, one score per
-    origin and pitch: 1 an anchor when on a slot, 0 from 0.35 pitch off."""
-    if len(xs) == 0 or not slots:
-        return np.zeros(len(origins))
-    cols = (xs[None, :] - origins[:, None]) / pitches[:, None]
-    d = np.min([np.maximum(np.maximum(s - cols, cols - (s + e)), 0.0) for s, e in slots], axis=0)
-    out: npt.NDArray[np.float64] = np.sum(np.maximum(0.0, 1.0 - d / 0.35), axis=1)
+            out.append([int(k)])
     return out
 
 
-def to_table(obs: Observation, *, face_down: bool = False) -> tuple[Table, tuple[Problem, ...]]:
-    """The observation as an engine table. Klondike foundations are filled from their top card (A up to
-    it); cards not read are left out. With ``face_down``, each cascade gets its observed face-down cards as
-    unknown cards (``??``) under its face-up ones (a squared packet's count is not observable: left out)."""
+def _row_maps(sizes: list[int], n_rows: int, fan_row: int | None) -> list[tuple[int, ...]]:
+    """Every way to give the clusters (top to bottom, ``sizes`` heads each) rows of the layout, in order: a
+    distinct row each, except that clusters below the cascades' row belong to it (a cascade is long; a gap in it
+    starts a new cluster); a cluster may also be given no row (-1: stray reads), at a cost."""
+    out: list[tuple[int, ...]] = []
+
+    def extend(prefix: tuple[int, ...], last: int) -> None:
+        k = len(prefix)
+        if k == len(sizes):
+            if last >= 0:
+                out.append(prefix)
+            return
+        for r in range(last + 1, n_rows):
+            extend((*prefix, r), r)
+        if last >= 0 and last == fan_row:
+            extend((*prefix, last), last)
+        extend((*prefix, -1), last)
+
+    extend((), -1)
+    return out
+
+
+def _fit_layout(
+    xs: _F, ys: _F, is_back: npt.NDArray[np.bool_], head: list[int], layout: dict[str, Slot],
+    holds_backs: frozenset[str], dealt: frozenset[str], card_h: float, card_w: float,
+) -> _Fit:
+    heads = sorted(set(head))
+    hx, hy = xs[heads], ys[heads]
+    a, b = _level_line(hx, hy, card_h)
+    u = hy - (a * hx + b)
+    clusters = _clusters(u, card_h)
+    n_rows = 1 + max(s.row for s in layout.values())
+    fans = {s.row for s in layout.values() if s.style == FAN_DOWN}
+    fan_row = max(fans) if fans else None
+    # a row's line: the middle of its heads; the cascades' row, its top heads (a cascade whose backs were not seen
+    # starts lower)
+    middle = [float(np.median(u[c])) for c in clusters]
+    top = [float(np.percentile(u[c], 25)) for c in clusters]
+
+    def lines(rowmap: tuple[int, ...]) -> list[float]:
+        return [t if r == fan_row else m for r, m, t in zip(rowmap, middle, top, strict=True)]
+
+    best: _Fit | None = None
+    maps = _row_maps([len(c) for c in clusters], n_rows, fan_row)
+    ranked = sorted(maps, key=lambda m: _spacing_cost(m, lines(m), card_h) + sum(r < 0 for r in m))[:6]
+    for rowmap in ranked:
+        rows_of_head = np.full(len(heads), -1)
+        for c, r in zip(clusters, rowmap, strict=True):
+            rows_of_head[c] = r
+        line = lines(rowmap)
+        row_u: dict[int, float] = {}
+        for k, r in enumerate(rowmap):
+            if r >= 0 and r not in row_u:
+                row_u[r] = line[k]
+        score, grid = _fit_grid(hx, rows_of_head, is_back[heads], row_u, layout, holds_backs, dealt, card_h, card_w)
+        score -= _spacing_cost(rowmap, line, card_h) + sum(
+            len(c) for c, r in zip(clusters, rowmap, strict=True) if r < 0)
+        if best is None or score > best.score + 1e-6:
+            rows = [-1] * len(xs)
+            for k, i in enumerate(heads):
+                rows[i] = int(rows_of_head[k])
+            best = _Fit(score, rows, replace(grid, line=(a, b)), row_u)
+    assert best is not None
+    return best
+
+
+def _spacing_cost(rowmap: tuple[int, ...], line: list[float], card_h: float) -> float:
+    """How far the rows' spacing is from a card and a gap per row (and from one another): 0 when plausible."""
+    firsts: dict[int, float] = {}
+    for r, u in zip(rowmap, line, strict=True):
+        if r >= 0 and r not in firsts:
+            firsts[r] = u
+    rows = sorted(firsts)
+    steps = [(firsts[q] - firsts[p]) / (q - p) / card_h for p, q in itertools.pairwise(rows)]
+    cost = 0.0
+    for s in steps:
+        lo, hi = _ROW_STEP
+        cost += 3.0 * max(0.0, np.log(lo / s) if s < lo else np.log(s / hi))
+    if len(steps) > 1:
+        cost += 2.0 * float(np.std(np.log(steps)))
+    return cost
+
+
+def _fit_grid(
+    hx: _F, rows: npt.NDArray[np.int64], back: npt.NDArray[np.bool_], row_u: dict[int, float],
+    layout: dict[str, Slot], holds_backs: frozenset[str], dealt: frozenset[str], card_h: float, card_w: float,
+) -> tuple[float, _Grid]:
+    """Score, and origin and pitch (px) of each row's column grid, fitted together. The row with the most heads
+    sets origin and pitch; the others follow by perspective: a row ``dy`` card heights away has its pitch
+    scaled by ``1 + s dy`` and its columns shifted toward a vanishing point over the layout's middle, leaning
+    by ``lean`` pitches per card height (camera yaw and roll). A back scores only on piles that hold backs; a
+    head on a pile the deal fills scores a little more (an empty row of foundations and a full row of packets
+    have the same columns)."""
+    used = [r for r in row_u if np.any(rows == r)]
+    anchor = max(used, key=lambda r: (int(np.sum(rows == r)), r))
+    mid = (min(s.col for s in layout.values()) + max(s.col + s.extent for s in layout.values())) / 2
+
+    def slots(row: int, backs_only: bool) -> list[tuple[float, float, float]]:
+        return [(s.col, s.extent, _DEALT_WEIGHT if p in dealt else 1.0) for p, s in layout.items()
+                if s.row == row and (not backs_only or p in holds_backs)]
+
+    def score(row: int, origins: _F, pitches: _F) -> _F:
+        m = rows == row
+        return _row_scores(hx[m & ~back], origins, pitches, slots(row, False)) + _row_scores(
+            hx[m & back], origins, pitches, slots(row, True))
+
+    anchors = np.unique(np.round(hx[rows == anchor], 1))
+    starts = np.unique([s.col for s in layout.values() if s.row == anchor])
+    # every trial grid at once: each pitch, and an origin that puts an anchor on each slot of its row
+    pitch_1 = card_w * np.linspace(0.85, 1.75, 37)
+    grid = np.round(anchors[None, :, None] - starts[None, None, :] * pitch_1[:, None, None], 0)
+    o = grid.reshape(len(pitch_1), -1)
+    keep = np.ones(o.shape, bool)
+    keep[:, 1:] = np.diff(np.sort(o, axis=1), axis=1) > 0  # one trial per distinct origin of a pitch
+    o = np.sort(o, axis=1)
+    p = np.broadcast_to(pitch_1[:, None], o.shape)[keep]
+    o = o[keep]
+    base = score(anchor, o, p)
+    top = np.argsort(-base, kind="stable")[:16]
+    o, p, base = o[top], p[top], base[top]
+    others = [r for r in used if r != anchor]
+    if not others:
+        k = int(np.argmax(base))
+        return float(base[k]), _Grid((0.0, 0.0), row_u[anchor], float(o[k]), float(p[k]), card_h=card_h)
+    s_grid, lean_grid = np.meshgrid(np.linspace(0.0, 0.15, 7), np.linspace(-0.2, 0.2, 9), indexing="ij")
+    s_all, lean_all = s_grid.ravel(), lean_grid.ravel()
+    total = np.repeat(base, len(s_all)) - _LEAN_COST * np.tile(np.abs(lean_all), len(base))
+    oo, pp = np.repeat(o, len(s_all)), np.repeat(p, len(s_all))
+    ss, ll = np.tile(s_all, len(base)), np.tile(lean_all, len(base))
+    for r in others:
+        dy = (row_u[r] - row_u[anchor]) / card_h
+        total = total + score(r, oo + pp * dy * (ll - ss * mid), pp * (1 + ss * dy))
+    k = int(np.argmax(total))
+    return float(total[k]), _Grid(
+        (0.0, 0.0), row_u[anchor], float(oo[k]), float(pp[k]), float(ss[k]), float(ll[k]), mid, card_h)
+
+
+def _row_scores(xs: _F, origins: _F, pitches: _F, slots: list[tuple[float, float, float]]) -> _F:
+    """How well anchors ``xs`` (px) sit on the slots (column, extent, weight) of many grids at once, one score
+    per origin and pitch: the slot's weight an anchor when on it, 0 from 0.35 pitch off."""
+    if len(xs) == 0 or not slots:
+        return np.zeros(len(origins))
+    start, extent, weight = (np.array(v) for v in zip(*slots, strict=True))
+    cols = ((xs[None, :] - origins[:, None]) / pitches[:, None])[:, :, None]
+    off = np.maximum(np.maximum(start - cols, cols - (start + extent)), 0.0)
+    out: _F = np.sum(np.max(weight * np.maximum(0.0, 1.0 - off / 0.35), axis=2), axis=1)
+    return out
+
+
+# ---------------------------------------------------------------- observation -> engine table
+
+
+def _sequence(base: int, top: int, build: Build, wrap: bool) -> list[int] | None:
+    """Rank indices (0 = ace) from ``base`` to ``top`` built ``build``; None when ``top`` cannot be reached."""
+    step = 1 if build is Build.UP else -1
+    out = [base]
+    while out[-1] != top:
+        nxt = out[-1] + step
+        if not 0 <= nxt < 13:
+            if not wrap:
+                return None
+            nxt %= 13
+        out.append(nxt)
+        if len(out) > 13:
+            return None
+    return out
+
+
+def foundations(obs: Observation) -> dict[str, list[str] | None]:
+    """Each foundation's cards as its top card and the game's rules imply them, bottom first; None where the
+    evidence does not decide it (the caller keeps the top card alone). A foundation is filled only when the
+    filling is consistent: its top card was read, no card it implies is seen elsewhere (on the table or implied
+    by another foundation) more often than the packs allow, and where the base rank is set by the deal
+    (Canfield, General Sedgewick) exactly one base rank fits every foundation."""
     game = find_game(obs.game)
+    rules = {s.id: s.rule for s in game.piles if s.role is Role.FOUNDATION and s.rule.build in (Build.UP, Build.DOWN)}
+    tops = {p: obs.piles[p][-1].name for p in rules if obs.piles.get(p) and obs.piles[p][-1].name != UNKNOWN}
+    seen: Counter[str] = Counter(c.name for p, cards in obs.piles.items() if p not in rules for c in cards)
+    seen.update(tops.values())
+
+    def implied(pile: str, base: int) -> list[str] | None:
+        top = tops[pile]
+        seq = _sequence(base, RANKS.index(top[:-1]), rules[pile].build, rules[pile].wrap)
+        return None if seq is None else [RANKS[r] + top[-1] for r in seq]
+
+    def consistent(filled: dict[str, list[str]]) -> bool:
+        used = seen + Counter(n for cards in filled.values() for n in cards[:-1])
+        return all(v <= game.packs for n, v in used.items() if n != UNKNOWN)
+
+    result: dict[str, list[str] | None] = dict.fromkeys(rules)
+    fixed = {Base.ACE: 0, Base.KING: 12, Base.NONE: None}
+    own: dict[str, list[str] | None] = {}
+    for pile in tops:
+        rule = rules[pile]
+        if rule.base in fixed:  # NONE: the deal withdraws the ace (built up) or king (built down)
+            base = fixed[rule.base]
+            own[pile] = implied(pile, (0 if rule.build is Build.UP else 12) if base is None else base)
+    for pile, cards in own.items():
+        # consistent with what is seen, and with every other foundation (two foundations that claim one card
+        # more often than the packs hold it: one top was misread, and which is not known)
+        if cards is not None and all(
+            consistent({pile: cards, **({q: other} if other else {})}) for q, other in own.items() if q != pile
+        ) and consistent({pile: cards}):
+            result[pile] = cards
+    dealt = [p for p in tops if rules[p].base is Base.DEALT]
+    options = []
+    for base in range(13) if dealt else []:
+        filled = {p: implied(p, base) for p in dealt}
+        if all(v is not None for v in filled.values()):
+            known = {p: v for p, v in filled.items() if v is not None}
+            if consistent({**known, **{p: v for p, v in result.items() if v is not None}}):
+                options.append(known)
+    if len(options) == 1:
+        result.update(options[0])
+    return result
+
+
+def to_table(obs: Observation, *, face_down: bool = False) -> tuple[Table, tuple[Problem, ...]]:
+    """The observation as an engine table. Foundations are filled from their top card as the rules imply
+    (:func:`foundations`; one the evidence does not decide keeps its top card alone); cards not read are left
+    out. With ``face_down``, each cascade gets its observed face-down cards as unknown cards (``??``) under its
+    face-up ones (a squared packet's count is not observable: left out)."""
+    game = find_game(obs.game)
+    layout = LAYOUTS[layout_name(obs.game)]
     ids = Table.dealt(game, 0).pile_ids
     piles: dict[str, list[str]] = {p: [] for p in ids}
+    filled = foundations(obs)
     for pile, seen in obs.piles.items():
         names = [c.name for c in seen]
-        if layout_name(obs.game) == "klondike" and pile.startswith("f") and names and names[-1] != UNKNOWN:
-            top = names[-1]
-            names = [r + top[-1] for r in RANKS[: RANKS.index(top[:-1]) + 1]]
-        if face_down and pile.rstrip("0123456789") in _FANNED_DOWN:
+        if filled.get(pile) is not None:
+            names = list(filled[pile] or [])
+        if face_down and pile in layout and layout[pile].style == FAN_DOWN:
             names = [UNKNOWN] * obs.face_down.get(pile, 0) + names
         if pile in piles:
             piles[pile] = names

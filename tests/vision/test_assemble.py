@@ -1,4 +1,5 @@
-"""Assembly from perfect reads (render truth), and the one-pack duplicate reconciliation."""
+"""Assembly from perfect reads (render truth) for every game's layout, tolerance to missed, turned and duplicate
+reads, and the foundations an observed table is given."""
 
 from __future__ import annotations
 
@@ -9,14 +10,17 @@ import numpy as np
 import pytest
 
 from engine import Table, find_game
-from vision.assemble import UNKNOWN, assemble, reconcile, to_table
+from engine.cards import code_text
+from vision.assemble import LAYOUTS, UNKNOWN, Observation, SeenCard, assemble, layout_name, reconcile, to_table
 from vision.cards import NAMES, class_of
-from vision.detections import Detections
-from vision.synth import RenderOptions, render_scene
-from vision.synth.truth import visible_face_down, visible_piles
+from vision.detections import BACK, Detections
+from vision.synth import RenderOptions, SceneTruth, render_scene
+from vision.synth.layout import _slots
 
 sys.path.insert(0, str(Path(__file__).parent))
-from truth_dets import truth_detections
+from truth_dets import expected_piles, truth_detections
+
+GAMES = ("klondike", "canfield", "general-sedgewick", "the-queens", "sly", "louis", "the-great-thirteen")
 
 
 def _playout(game: str, seed: int, moves: int) -> dict[str, list[tuple[str | None, bool]]]:
@@ -30,22 +34,87 @@ def _playout(game: str, seed: int, moves: int) -> dict[str, list[tuple[str | Non
     return table.piles_view()
 
 
-@pytest.mark.parametrize(("game", "seed", "tilt"), [("klondike", 3, 0.0), ("klondike", 8, 40.0), ("canfield", 4, 30.0)])
-def test_piles_from_perfect_reads(game: str, seed: int, tilt: float) -> None:
-    piles = _playout(game, seed, 40)
-    options = RenderOptions(max_tilt=tilt, hand_probability=0)
-    _, truth = render_scene(game, piles, deck="paris", seed=seed, options=options)
-    obs = assemble(truth_detections(truth), game)
-    want = visible_piles(truth)
-    assert obs.names() == {p: want.get(p, []) for p in obs.piles}
-    down = visible_face_down(truth)
-    assert obs.face_down == {p: down.get(p, 0) for p in obs.piles}
-    table, _ = to_table(obs)
-    assert table.game.name.lower().startswith(game)
-    with_backs, _ = to_table(obs, face_down=True)
-    for pile in obs.piles:
-        if pile.startswith("t"):
-            assert with_backs.face_down_count(pile) == down.get(pile, 0)
+def _render(game: str, seed: int, tilt: float, deck: str = "paris", moves: int = 40, hands: float = 0.0) -> SceneTruth:
+    options = RenderOptions(max_tilt=tilt, hand_probability=hands)
+    return render_scene(game, _playout(game, seed, moves), deck=deck, seed=seed, options=options)[1]
+
+
+def _assert_exact(dets: Detections, game: str, truth: SceneTruth) -> None:
+    obs = assemble(dets, game)
+    want, down = expected_piles(truth, game)
+    assert obs.names() == want
+    assert obs.face_down == down
+
+
+@pytest.mark.parametrize("game", [*GAMES, "klondike/draw3", "canfield/modern", "four-seasons"])
+def test_layout_is_the_renderers(game: str) -> None:
+    """The assembly's layout puts every pile where the renderer deals it (row, column, fanned or squared)."""
+    piles = Table.dealt(find_game(game), 0).piles_view()
+    slots = _slots(game, piles)
+    layout = LAYOUTS[layout_name(game)]
+    assert {p: (s.row, s.col, s.style) for p, s in layout.items()} == {
+        p: (int(s.row), s.col, s.style) for p, s in slots.items()
+    }
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "tilt", "deck", "moves"),
+    [
+        ("klondike", 3, 0.0, "paris", 40),
+        ("klondike", 8, 40.0, "kde_penguins", 40),
+        ("canfield", 4, 30.0, "paris", 40),
+        ("canfield/modern", 6, 45.0, "kde_standard", 20),
+        ("general-sedgewick", 5, 25.0, "kde_jolly_royal", 30),
+        ("four-seasons", 2, 0.0, "paris", 0),
+        ("the-queens", 7, 35.0, "kde_nicu_white", 30),
+        ("the-queens", 1, 0.0, "paris", 0),
+        ("sly", 9, 20.0, "kde_ancient_egyptians", 30),
+        ("sly", 2, 45.0, "paris", 0),
+        ("louis", 3, 30.0, "kde_standard", 60),
+        ("louis", 4, 0.0, "paris", 0),
+        ("the-great-thirteen", 5, 40.0, "kde_penguins", 30),
+        ("the-great-thirteen", 6, 10.0, "paris", 0),
+    ],
+)
+def test_piles_from_perfect_reads(game: str, seed: int, tilt: float, deck: str, moves: int) -> None:
+    truth = _render(game, seed, tilt, deck, moves)
+    _assert_exact(truth_detections(truth), game, truth)
+
+
+@pytest.mark.parametrize(("game", "seed"), [("klondike", 3001), ("sly", 3003), ("the-great-thirteen", 3001)])
+def test_piles_with_a_hand_over_the_cards(game: str, seed: int) -> None:
+    """Reads a hand hides are missing (a packet may show its bottom-right index alone)."""
+    truth = _render(game, seed, 25.0, "kde_standard", 30, hands=1.0)
+    assert truth.hands >= 1
+    _assert_exact(truth_detections(truth), game, truth)
+
+
+def _turned(dets: Detections, degrees: float) -> Detections:
+    """The reads as a camera turned about its axis sees them (boxes keep their size; their centres turn)."""
+    a = np.radians(degrees)
+    c = dets.centres.astype(np.float64)
+    mid = c.mean(0)
+    turned = (c - mid) @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]) + mid
+    half = (dets.boxes[:, 2:] - dets.boxes[:, :2]) / 2
+    return Detections.build(np.hstack([turned - half, turned + half]), dets.class_id, dets.confidence)
+
+
+@pytest.mark.parametrize(("game", "degrees"), [("klondike", 12.0), ("the-great-thirteen", -15.0), ("sly", 8.0)])
+def test_a_turned_layout(game: str, degrees: float) -> None:
+    truth = _render(game, 11, 0.0, "paris", 30)
+    _assert_exact(_turned(truth_detections(truth), degrees), game, truth)
+
+
+def test_face_up_card_seen_by_its_bottom_right_index_alone() -> None:
+    truth = _render("sly", 2, 0.0, "paris", 0)
+    dets = truth_detections(truth)
+    packet = next(c for c in truth.cards if c.pile == "p13")
+    tl = np.array(packet.indices[0].image).min(0)
+    keep = np.hypot(*(dets.boxes[:, :2] - tl).T) > 1.0  # the top-left read of p13 is gone
+    assert np.sum(~keep) == 1
+    obs = assemble(dets[keep], "sly")
+    assert obs.names()["p13"] == [packet.card]
+    assert obs.names() == expected_piles(truth, "sly")[0]
 
 
 @pytest.mark.parametrize(("seed", "tilt"), [(1, 0.0), (5, 35.0)])
@@ -57,6 +126,22 @@ def test_face_down_counts_of_a_fresh_deal(seed: int, tilt: float) -> None:
     assert obs.face_down == {"s": 1, "w": 0, "f1": 0, "f2": 0, "f3": 0, "f4": 0,
                              **{f"t{i}": i - 1 for i in range(1, 8)}}
     assert obs.names() == {p: ([str(piles[p][-1][0])] if p.startswith("t") else []) for p in obs.piles}
+    with_backs, _ = to_table(obs, face_down=True)
+    for i in range(1, 8):
+        assert with_backs.face_down_count(f"t{i}") == i - 1
+
+
+def test_a_stray_duplicate_loses_to_the_read_on_a_pile() -> None:
+    """One pack: a card read twice. The read off the layout gives up the name even when it is more confident."""
+    truth = _render("klondike", 3, 0.0)
+    dets = truth_detections(truth)
+    pile, cards = next((p, v) for p, v in expected_piles(truth, "klondike")[0].items() if p[0] == "t" and v)
+    name = cards[-1]
+    far = dets.boxes[:, 2:].max(0) + 300  # well below and right of the layout
+    stray = Detections.build([[*far, *(far + 20)]], [class_of(name)], [1.5])
+    obs = assemble(Detections.merge([dets, stray]), "klondike")
+    assert obs.names()[pile][-1] == name
+    assert [c.name for c in obs.unplaced] == [UNKNOWN]
 
 
 def test_duplicate_read_is_resolved_by_confidence_and_second_opinion() -> None:
@@ -74,20 +159,104 @@ def test_duplicate_read_is_resolved_by_confidence_and_second_opinion() -> None:
     assert seen[(705, 110)] == "2C"
 
 
-def test_duplicate_without_plausible_second_reading_becomes_unknown() -> None:
+@pytest.mark.parametrize(("packs", "names"), [(1, ["KS", "QS", UNKNOWN]), (2, ["KS", "KS", "QS"])])
+def test_a_name_read_on_two_cards(packs: int, names: list[str]) -> None:
+    """Two packs hold two of each card: a second KS is a card, not a misread."""
     boxes = [[100, 100, 110, 120], [500, 400, 510, 420], [700, 100, 710, 120]]
     ids = [class_of("KS"), class_of("KS"), class_of("QS")]
     dets = Detections.build(
         boxes, ids, [0.9, 0.6, 0.9],
         {"second": np.array([class_of("QS")] * 3), "second_score": np.array([0.3, 0.3, 0.3], np.float32)},
     )
-    names = sorted(c.name for c in reconcile(dets, card_h=100.0))
-    assert names == sorted(["KS", "QS", UNKNOWN])  # QS is taken, so the second KS read is given up
+    assert sorted(c.name for c in reconcile(dets, card_h=100.0, packs=packs)) == sorted(names)
 
 
-def test_two_corners_of_one_card_are_one_card() -> None:
-    boxes = [[100, 100, 110, 120], [160, 180, 170, 200]]  # top-left and bottom-right index of one card
-    dets = Detections.build(boxes, [class_of("QD")] * 2, [0.9, 0.8])
-    cards = reconcile(dets, card_h=100.0)
-    assert [(c.name, c.reads) for c in cards] == [("QD", 2)]
+@pytest.mark.parametrize(
+    ("second", "pairs"),
+    [
+        ([160, 180, 170, 200], True),  # down and right of the first: the bottom-right index of one card
+        ([180, 100, 190, 120], False),  # level with it: the next packet of a row (two packs)
+        ([102, 230, 112, 250], False),  # straight below: the packet in the next row
+    ],
+)
+def test_two_reads_of_a_name_are_one_card_only_along_its_diagonal(second: list[int], pairs: bool) -> None:
+    dets = Detections.build([[100, 100, 110, 120], second], [class_of("QD")] * 2, [0.9, 0.8])
+    cards = reconcile(dets, card_h=100.0, packs=2)
+    assert [(c.name, c.reads) for c in cards] == ([("QD", 2)] if pairs else [("QD", 1), ("QD", 1)])
     assert NAMES[class_of("qd")] == "QD"
+
+
+def test_two_packs_pair_each_card_by_the_offset_its_corners_share() -> None:
+    """Two 4D a row apart (two packs): the first's bottom-right index lies nearer the second's top-left one than
+    its own top-left; the offset measured on another card (QS, read twice) pairs them right."""
+    boxes = [[211, 478, 221, 488], [261, 535, 271, 545], [288, 583, 298, 593], [340, 646, 350, 656],
+             [95, 95, 105, 105], [145, 152, 155, 162]]
+    dets = Detections.build(boxes, [class_of("4D")] * 4 + [class_of("QS")] * 2, np.ones(6))
+    cards = reconcile(dets, card_h=60.0, packs=2)
+    corners = sorted((c.name, round(c.x), round(c.y), c.other and tuple(round(v) for v in c.other)) for c in cards)
+    assert corners == [("4D", 216, 483, (266, 540)), ("4D", 293, 588, (345, 651)), ("QS", 100, 100, (150, 157))]
+
+
+def test_a_face_read_among_a_cascades_backs_is_a_misread() -> None:
+    truth = _render("klondike", 1, 20.0, moves=0)  # a fresh deal: column 7 holds six backs
+    dets = truth_detections(truth)
+    strips = [c for c in truth.cards if c.pile == "t7" and not c.face_up]
+    second = np.array(strips[1].image).min(0)  # on the second back of column 7, where its index would be
+    phantom = Detections.build([[*(second + 4), *(second + 14)]], [class_of("QD")], [1.0])
+    obs = assemble(Detections.merge([dets, phantom]), "klondike")
+    assert obs.names() == expected_piles(truth, "klondike")[0]
+    assert obs.face_down["t7"] == 6
+    assert [c.name for c in obs.unplaced] == ["QD"]
+
+
+def _obs(game: str, piles: dict[str, list[str]]) -> Observation:
+    layout = LAYOUTS[layout_name(game)]
+    return Observation(game, {p: tuple(SeenCard(n, 0.0, 0.0, 1.0, 1) for n in piles.get(p, [])) for p in layout}, ())
+
+
+@pytest.mark.parametrize(
+    ("game", "piles", "pile", "want"),
+    [
+        # Klondike: A up to the top card, when no card it implies is seen elsewhere
+        ("klondike", {"f1": ["4H"], "t1": ["KS"]}, "f1", ["AH", "2H", "3H", "4H"]),
+        # ... a misread top (the 3H lies on a column): the top card alone
+        ("klondike", {"f1": ["4H"], "t1": ["KS", "3H"]}, "f1", ["4H"]),
+        # Canfield: one base rank fits every foundation (the other spades and the 6D are seen in play: only 7)
+        ("canfield", {"f1": ["7D"], "f2": ["9S"], "t1": ["6S", "5S", "4S", "3S", "2S", "AS", "KS", "QS", "JS", "10S"],
+                      "r": ["6D"]}, "f2", ["7S", "8S", "9S"]),
+        # ... several base ranks fit: the top card alone
+        ("canfield", {"f1": ["7D"], "f2": ["9S"]}, "f2", ["9S"]),
+        # ... two foundations of one suit (one pack): neither is filled
+        ("klondike", {"f1": ["4H"], "f2": ["2H"]}, "f1", ["4H"]),
+        ("klondike", {"f1": ["4H"], "f2": ["2H"]}, "f2", ["2H"]),
+        # ... a foundation whose top was given up does not stop the others
+        ("klondike", {"f1": [UNKNOWN], "f2": ["2S"]}, "f2", ["AS", "2S"]),
+        # The Queens: K, A, 2 ... up to the top
+        ("the-queens", {"f3": ["2C"]}, "f3", ["KC", "AC", "2C"]),
+        # Sly (two packs): a 2H seen twice elsewhere leaves none for the foundation
+        ("sly", {"f1": ["3H"], "p1": ["2H"], "p2": ["2H"]}, "f1", ["3H"]),
+        ("sly", {"f1": ["3H"], "p1": ["2H"]}, "f1", ["AH", "2H", "3H"]),
+        ("sly", {"f5": ["JC"]}, "f5", ["KC", "QC", "JC"]),
+        # Louis: the withdrawn ace (built up) or king (built down) at the bottom
+        ("louis", {"f2": ["3H"], "f6": ["QH"]}, "f6", ["KH", "QH"]),
+        # General Sedgewick: the dealt base, when one fits every foundation (the jack or queen as the base would
+        # put the JS or QS, seen on the cross, on f2; a lower one the 9C)
+        ("general-sedgewick",
+         {"f1": ["QC"], "f2": ["10S"], "t1": [f"{r}C" for r in "A23456789"], "t2": ["JS", "QS"]},
+         "f1", ["10C", "JC", "QC"]),
+    ],
+)
+def test_foundations_filled_only_when_the_evidence_is_consistent(
+    game: str, piles: dict[str, list[str]], pile: str, want: list[str]
+) -> None:
+    table, _ = to_table(_obs(game, piles))
+    assert [code_text(c) for c in table.codes(pile)] == want
+
+
+def test_a_backs_only_reading() -> None:
+    """A fresh deal read by its backs alone (no index seen): the stock and the columns' face-down counts."""
+    truth = _render("klondike", 1, 0.0, moves=0)
+    dets = truth_detections(truth)
+    backs = dets[dets.class_id == BACK]
+    obs = assemble(backs, "klondike")
+    assert obs.face_down == expected_piles(truth, "klondike")[1]

@@ -53,6 +53,19 @@ def test_see_bad_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert code == 2
     assert "missing" in err
     assert err.count("\n") == 1
-    code, err = _run(["see", str(blank), "--game", "four-seasons"], capsys)
+
+
+def test_see_a_game_without_a_table_layout_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every game has a layout today; a game added to the engine before its layout must still fail cleanly
+    import vision.assemble
+
+    layouts = {k: v for k, v in vision.assemble.LAYOUTS.items() if k != "general-sedgewick"}
+    monkeypatch.setattr(vision.assemble, "LAYOUTS", layouts)
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((360, 640, 3), 90, np.uint8))
+    code, err = _run(["see", str(photo), "--game", "four-seasons"], capsys)
     assert code == 2
     assert "layout" in err
+    assert err.count("\n") == 1
