@@ -2,6 +2,7 @@
 
     python -m bench.recordings                          # every recording, the real recogniser (models/*.onnx)
     python -m bench.recordings --reader truth           # DIAGNOSTIC: the render truth instead of the recogniser
+    python -m bench.recordings --reader noisy:drop=0.15,swap=0.03,phantom=0.02   # DIAGNOSTIC: the truth, degraded
     python -m bench.recordings --only k-legal-1,c-illegal-1 --jobs 2
 
 Each recording is a game rendered with an UNSEEN (KDE) deck by ``vision.synth.render_video`` (a hand makes
@@ -25,7 +26,11 @@ Measures, per recording and in all:
 ``--reader truth`` is a DIAGNOSTIC: each frame's reading comes from the render truth (every face-up card
 whose corner index is at least 60 % visible, in its pile, in order) and goes through the same Observation
 -> table -> tracker path; it measures tracking apart from recognition. The headline figures are those of
-the real recogniser.
+the real recogniser. ``--reader noisy:drop=D,swap=S,phantom=P[,seed=N][,conf=C]`` is the same truth degraded at
+controlled rates, drawn independently for every frame from a generator seeded by N, the recording and the frame:
+each visible card is left out with probability D, misnamed (another card at random) with S, and for each visible
+card a spurious card is put at a random place of a random pile with P; every reading gets confidence C (default
+1). It measures how tracking stands up to an imperfect recogniser, apart from the models.
 
 Rendered recordings are cached in ~/.cache/cadogan/recordings (or --cache), keyed on everything that
 shapes them (the plan, the size, the timing, the effects; the renderer's source hash is kept in the truth
@@ -374,29 +379,117 @@ def make_recording(spec: Spec, max_moves: int, cache: Path, refresh: bool = Fals
 # ---------------------------------------------------------------- verifying, scoring
 
 
-def truth_reader(game: str, visible: list[dict[str, list[str]]], repeat: int) -> tuple[Any, Any]:
-    """DIAGNOSTIC reader: the render truth of the frame, through Observation -> table like the recogniser's."""
+def truth_reader(
+    game: str, visible: list[dict[str, list[str]]], repeat: int, noise: Noise | None = None, name: str = ""
+) -> tuple[Any, Any]:
+    """DIAGNOSTIC reader: the render truth of the frame, through Observation -> table like the recogniser's.
+
+    With ``noise``, the truth is degraded (``degrade``) with a generator seeded by the noise seed, the
+    recording's ``name`` and the frame index: independent per frame, the same on every run."""
     from cadogan.watch import Reading
-    from vision.assemble import Observation, SeenCard, layout_name, to_table
+    from vision.assemble import Observation, SeenCard, to_table
 
     state = {"index": 0}
-    layout_piles = Table.dealt(find_game(game), 0).pile_ids
+    layout_piles = list(Table.dealt(find_game(game), 0).pile_ids)
+    salt = int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
 
     def read(image: Any) -> Reading:
         shown = visible[min(len(visible) - 1, state["index"] // repeat)]
-        piles: dict[str, tuple[SeenCard, ...]] = {}
+        squared = {}
         for pile in layout_piles:
             names = shown.get(pile, [])
             if names and not pile.startswith(("t", "w")):
                 names = names[-1:]  # a squared packet shows its top card
-            piles[pile] = tuple(SeenCard(name, 0.0, 0.0, 1.0, 1) for name in names)
+            squared[pile] = names
+        confidence = 1.0
+        if noise is not None:
+            rng = np.random.default_rng([noise.seed, salt, state["index"]])
+            squared = degrade(squared, layout_piles, noise, rng)
+            confidence = noise.confidence
+        piles: dict[str, tuple[SeenCard, ...]] = {
+            pile: tuple(SeenCard(card, 0.0, 0.0, confidence, 1) for card in names) for pile, names in squared.items()
+        }
         seen = sum(len(c) for c in piles.values())
         if seen < 3:
             return Reading(None, 0.0)
-        table, _ = to_table(Observation(layout_name(game), piles, ()))
-        return Reading(table, 1.0)
+        table, _ = to_table(Observation(game, piles, ()))
+        return Reading(table, confidence)
 
     return read, state
+
+
+@dataclass(frozen=True, slots=True)
+class Noise:
+    """DIAGNOSTIC reading errors at controlled rates, drawn independently for every frame."""
+
+    drop: float = 0.0
+    """Each visible card is missing from the reading with this probability."""
+    swap: float = 0.0
+    """Each card read is misnamed (another card, at random) with this probability."""
+    phantom: float = 0.0
+    """For each visible card, a spurious card (a random name, in a random pile) is added with this probability."""
+    seed: int = 0
+    confidence: float = 1.0
+    """The confidence the reader gives every reading (the recogniser's least card confidence)."""
+
+
+def parse_reader(text: str) -> tuple[str, Noise | None]:
+    """``vision``, ``truth`` or ``noisy:drop=0.15,swap=0.03,phantom=0.02[,seed=N][,conf=C]``."""
+    if text in ("vision", "truth"):
+        return text, None
+    kind, _, spec = text.partition(":")
+    if kind != "noisy":
+        raise ValueError(f"unknown reader {text!r}: vision, truth or noisy:drop=D,swap=S,phantom=P")
+    values: dict[str, float] = {}
+    for part in filter(None, spec.split(",")):
+        name, _, value = part.partition("=")
+        name = {"conf": "confidence"}.get(name.strip(), name.strip())
+        if name not in ("drop", "swap", "phantom", "seed", "confidence"):
+            raise ValueError(f"noisy reader: unknown setting {name!r} (drop, swap, phantom, seed, conf)")
+        try:
+            values[name] = float(value)
+        except ValueError:
+            raise ValueError(f"noisy reader: {name}={value!r} is not a number") from None
+    for name in ("drop", "swap", "phantom", "confidence"):
+        if not 0.0 <= values.get(name, 0.0) <= 1.0:
+            raise ValueError(f"noisy reader: {name} must be between 0 and 1")
+    seed = int(values.pop("seed", 0))
+    return "noisy", Noise(
+        drop=values.get("drop", 0.0),
+        swap=values.get("swap", 0.0),
+        phantom=values.get("phantom", 0.0),
+        seed=seed,
+        confidence=values.get("confidence", 1.0),
+    )
+
+
+ALL_NAMES = [f"{rank}{suit}" for suit in "CDHS" for rank in ("A", *map(str, range(2, 11)), "J", "Q", "K")]
+
+
+def degrade(
+    shown: dict[str, list[str]], piles: list[str], noise: Noise, rng: np.random.Generator
+) -> dict[str, list[str]]:
+    """``shown`` (pile -> names, bottom first) as a flawed recogniser reads it: cards dropped, misnamed, and
+    spurious cards added at random places."""
+    out: dict[str, list[str]] = {}
+    visible = 0
+    for pile in piles:
+        kept = []
+        for name in shown.get(pile, []):
+            visible += 1
+            if rng.random() < noise.drop:
+                continue
+            if rng.random() < noise.swap:
+                name = str(rng.choice([n for n in ALL_NAMES if n != name]))
+            kept.append(name)
+        out[pile] = kept
+    for _ in range(int(rng.binomial(visible, noise.phantom)) if noise.phantom > 0 else 0):
+        pile = piles[int(rng.integers(len(piles)))]
+        names = out[pile]
+        names.insert(int(rng.integers(len(names) + 1)), str(rng.choice(ALL_NAMES)))
+        if not pile.startswith(("t", "w")):
+            out[pile] = names[-1:]  # a squared packet still shows one card
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,8 +536,9 @@ def verify_recording(
     record = json.loads(recording.truth.read_text())
     spec = recording.spec
     state: dict[str, int] | None = None
-    if reader_kind == "truth":
-        reader, state = truth_reader(spec.game, record["visible"], record["repeat"])
+    kind, noise = parse_reader(reader_kind)
+    if kind in ("truth", "noisy"):
+        reader, state = truth_reader(spec.game, record["visible"], record["repeat"], noise, spec.name)
     else:
         reader = vision_reader(spec.game, threads=threads)
 
@@ -500,7 +594,10 @@ def _render_job(args: tuple[Spec, int, str, bool]) -> str:
 
 
 def report(results: list[Result], reader_kind: str, seconds: float | None = None) -> None:
-    label = "DIAGNOSTIC: render truth as the reader (tracking only)" if reader_kind == "truth" else "real recogniser"
+    label = {
+        "truth": "DIAGNOSTIC: render truth as the reader (tracking only)",
+        "vision": "real recogniser",
+    }.get(reader_kind, f"DIAGNOSTIC: render truth degraded ({reader_kind}) as the reader (tracking only)")
     if seconds is not None:
         label += f", first {seconds:g} s of each recording only"
     print(f"\nreader: {label}")
@@ -541,7 +638,13 @@ def report(results: list[Result], reader_kind: str, seconds: float | None = None
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.recordings", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reader", choices=("vision", "truth"), default="vision", help="truth: DIAGNOSTIC only")
+    parser.add_argument(
+        "--reader",
+        default="vision",
+        help="vision (default), or DIAGNOSTIC only: truth (the render truth), or noisy:drop=D,swap=S,phantom=P"
+        "[,seed=N][,conf=C] (the truth with each visible card dropped with probability D, misnamed with S, and "
+        "a spurious card added per visible card with P, at random, independently per frame)",
+    )
     parser.add_argument("--only", help="comma-separated recording names (default: all)")
     parser.add_argument("--first", type=int, help="only the first N recordings")
     parser.add_argument(
@@ -557,6 +660,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args(argv)
+    try:
+        parse_reader(args.reader)
+    except ValueError as error:
+        parser.error(str(error))
     specs = list(SPECS)
     if args.only:
         wanted = args.only.split(",")
@@ -564,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.first:
         specs = specs[: args.first]
     cache = cache_dir(args.cache)
-    out = (Path(args.out) if args.out else cache / "verify") / args.reader
+    out = (Path(args.out) if args.out else cache / "verify") / args.reader.replace(":", "-").replace(",", "-")
     started = time.monotonic()
     context = get_context("spawn")
     if args.render_only:

@@ -41,8 +41,10 @@ class MotionGate:
     """Share of changed thumbnail pixels above which the frame counts as motion (a hand is far more)."""
     settle: int = 2
     """Looks in a row below the threshold before the table counts as still."""
-    max_reads: int = 6
-    """Reads of one still period before giving up on a vote (a table the recogniser reads differently each time)."""
+    max_reads: int = 12
+    """Reads of one still period before giving up (a table the recogniser reads differently each time): the
+    tracker votes card by card over its readings, and a recogniser that names only part of the cards in each
+    frame needs several readings before every card of a change has been seen often enough."""
     reads: int = 0
     done: bool = False
     """The current still period has been read: skip frames until the next motion."""

@@ -1,6 +1,7 @@
 """The session log: one JSON object per line, flushed as it is written, so a crash loses nothing.
 
-Events: ``start`` (game, source, reading: ``full`` or ``partial``), ``table`` (a still table as read),
+Events: ``start`` (game, source, reading: ``full`` or ``partial``), ``table`` (a still table the tracker
+accepted: the readings voted card by card and completed by the engine),
 ``move`` (legal moves explaining a change), ``illegal`` (a move against the rules, with the rule),
 ``misdeal`` (problems of the deal), ``hint``, ``warning``, ``end`` (outcome, score).
 ``cadogan verify`` reads the tables back.

@@ -1,25 +1,45 @@
 """Tracking over frames: read the table when it is still, explain each change as moves, never cry wolf.
 
 The tracker gets one reading per frame (an observed ``Table``, or None when hands cover the cards or
-nothing was read) with a confidence. A reading becomes a *still table* when the same reading comes back
-in ``votes`` of the last ``window`` frames. Each change between two still tables goes to the engine: legal
-moves are announced as moves; a change that only an illegal move explains is announced as illegal only
-when the reading is confident, otherwise the player is asked to hold still; a single misread frame never
-reaches the engine because it never wins the vote.
+nothing was read) with a confidence. A reader names only part of the cards in each frame, misnames a few
+and sees the odd card that is not there, so no whole reading is trusted: the readings since the table last
+moved are voted *card by card* (``Evidence``: a card's place is where most readings saw it; it counts as
+seen there when ``seen_in`` readings agree; its confidence grows with every reading that agrees).
+
+The engine completes the vote (``_completed``): a card of the last accepted table that no reading puts
+elsewhere stays where it was, and the voted table is accepted only when the engine explains it: the first
+one as a deal layout, every later one as up to ``max_moves`` legal moves from the last table. Of two
+explanations the one that needs fewer cards nobody saw wins, and one that leans on a card no reading saw
+where it puts it (or on a new top card few readings saw on top) waits for more readings, up to
+``patience``. A change that only an illegal move explains (alone, taken from under a card, or with a
+legal move before or after it), and a misdeal, are announced only when every card they rest on was seen
+where they put it by ``votes`` readings with a combined confidence of ``confident``, the moved card's old
+place was itself seen that well, and the same mistake was found at two looks in a row; a move of a
+face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the
+player to hold still. A single misread frame therefore never becomes an announced mistake. A deal that
+went by unread (the table moved before it was read clearly) is not checked afterwards: the game is
+followed from the first table read clearly.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial as bind
+from typing import TypeVar, cast
 
 from engine.cards import CARDS, UNKNOWN
 from engine.moves import Move
+from engine.reference import reference_is_legal
 from engine.rules import Role
 from engine.status import problems
 from engine.table import Outcome, Stage, Table
-from engine.verify import agrees, explain, reveal
+from engine.verify import Explanation, agrees, explain, reveal, table_after, why_illegal
+
+T = TypeVar("T")
 
 
 class EventKind(Enum):
@@ -43,38 +63,135 @@ class Event:
     """One sentence per move, in words ("move the 7 of hearts onto the 8 of spades")."""
 
 
+class Evidence:
+    """The card-by-card vote over readings of one still table."""
+
+    def __init__(self, readings: list[tuple[Table, float]]) -> None:
+        self.n = len(readings)
+        self.game = readings[0][0].game
+        self.pile_ids = readings[0][0].pile_ids
+        self.seen: dict[int, Counter[str]] = {}
+        """card -> pile -> readings that saw it there."""
+        self._conf: dict[tuple[int, str], list[float]] = {}
+        self._rank: dict[tuple[int, str], list[float]] = {}
+        self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
+        """Per pile, how many face-up cards each reading named there."""
+        self.downs: dict[str, Counter[tuple[int, ...]]] = {p: Counter() for p in self.pile_ids}
+        self.confidences = [conf for _, conf in readings]
+        self.tops: Counter[tuple[int, str]] = Counter()
+        """(card, pile) -> readings in which the card was the pile's top card."""
+        for table, conf in readings:
+            for pile in self.pile_ids:
+                codes = table.codes(pile)
+                down = table.face_down_count(pile)
+                self.downs[pile][codes[:down]] += 1
+                up = [c for c in codes[down:] if c != UNKNOWN]
+                self.sizes[pile].append(len(up))
+                if up:
+                    self.tops[(up[-1], pile)] += 1
+                for k, card in enumerate(dict.fromkeys(up)):
+                    self.seen.setdefault(card, Counter())[pile] += 1
+                    self._conf.setdefault((card, pile), []).append(conf)
+                    self._rank.setdefault((card, pile), []).append(k / max(1, len(up) - 1) if len(up) > 1 else 1.0)
+
+    def support(self, card: int, pile: str) -> int:
+        return self.seen.get(card, Counter())[pile]
+
+    def place(self, card: int) -> tuple[str, int] | None:
+        """Where most readings saw ``card`` and how many did (None when never seen, or a tie)."""
+        counts = self.seen.get(card)
+        if not counts:
+            return None
+        ranked = counts.most_common(2)
+        if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+            return None
+        return ranked[0]
+
+    def confidence(self, card: int, pile: str) -> float:
+        """The card at ``pile``: the surest reading counts fully, each other agreeing reading half (readings of
+        one still table are not independent), scaled down by the readings that saw the card elsewhere."""
+        confs = sorted(self._conf.get((card, pile), []), reverse=True)
+        if not confs:
+            return 0.0
+        doubt = (1.0 - confs[0]) * math.prod(math.sqrt(max(0.0, 1.0 - c)) for c in confs[1:])
+        here = len(confs)
+        total = sum(self.seen[card].values())
+        return (1.0 - doubt) * here / total
+
+    def rank(self, card: int, pile: str) -> float:
+        """Mean relative height of ``card`` in ``pile`` over the readings (0 bottom, 1 top)."""
+        ranks = self._rank.get((card, pile), [1.0])
+        return sum(ranks) / len(ranks)
+
+    def down(self, pile: str) -> tuple[int, ...]:
+        return self.downs[pile].most_common(1)[0][0]
+
+
 @dataclass
 class Tracker:
-    window: int = 5
+    window: int = 8
+    """Readings of one still table the vote keeps (the newest)."""
     votes: int = 3
+    """Readings needed before anything is accepted, and readings that must see the cards a mistake rests on."""
+    seen_in: int = 2
+    """Readings that must agree on a card's place for the card to count as seen there."""
+    patience: int = 6
+    """Readings of one still table that cannot be explained before the player is asked to hold still."""
     confident: float = 0.8
     max_moves: int = 3
     partial: bool = False
     """Readings list only the cards the camera sees (no face-down counts): see ``engine.verify.agrees``."""
     check_deal: bool = True
     """The first still table is the deal: check it (off when joining a game already under way)."""
+    replaying: bool = False
+    """The readings are still tables a tracker already accepted (a session log): each one is taken, and a
+    first table whose problems were not sure (logged with a low confidence) is the game under way, followed
+    without a misdeal, as the live tracker did."""
     model: Table | None = None
     """What the engine believes is on the table, face-down cards included as far as known."""
-    _recent: deque[tuple[tuple[object, ...], Table, float] | None] = field(default_factory=deque)
-    _last_still: tuple[object, ...] | None = None
+    _recent: deque[tuple[Table, float]] = field(default_factory=deque)
     _ended: bool = False
     _last_unclear: tuple[str, float] | None = None
+    _settled: bool = False
+    _latest: tuple[object, ...] | None = None
+    _confirmed: set[int] = field(default_factory=set)
+    """Cards whose place in the model ``seen_in`` readings of one still table saw: only they can be accused of
+    a wrong move (a card the model holds from one reading, or from the engine's guess, may be a misreading
+    of the model, not a mistake of the player)."""
+    _deal_missed: bool = False
+    """The table was read still, not clearly enough to be taken as the deal, and has moved since: what is seen
+    next may be the game under way, not the deal, and is not checked as a deal."""
+    _suspect: str | None = None
+    """The mistake the previous look found but did not yet announce (it must be found twice in a row)."""
+    _cache: dict[tuple[object, ...], Explanation | None] = field(default_factory=dict)
+    _slow: dict[tuple[str, tuple[object, ...]], object] = field(default_factory=dict)
+    """Searches for illegal moves already made for a seen table (cleared, like ``_cache``, when the model
+    changes): a table nobody can explain is otherwise searched again at every reading."""
     repeat_after: float = 5.0
     """Seconds before the same "please hold still" is said again (a noisy reading would say it every frame)."""
 
     def observe(self, t: float, reading: Table | None, confidence: float = 1.0) -> list[Event]:
-        self._recent.append(None if reading is None else (reading.key(), reading, confidence))
+        if reading is None:  # hands over the cards: what comes next may be another table
+            if self.model is None and len(self._recent) >= self.votes:
+                self._deal_missed = True
+            self._recent.clear()
+            self._settled, self._latest, self._suspect = False, None, None
+            return []
+        self._recent.append((reading, confidence))
         while len(self._recent) > self.window:
             self._recent.popleft()
-        still = self._still()
-        if still is None or still[0] == self._last_still:
+        self._latest = reading.key()
+        evidence = Evidence(list(self._recent))
+        if evidence.n < self.votes:
             return []
-        key, table, conf = still
-        self._last_still = key
-        return [
-            Event(EventKind.STILL, t, "the table is still", table=table, confidence=conf),
-            *self._quiet(self._change(t, table, conf)),
-        ]
+        if self.model is None:
+            return self._quiet(self._deal(t, evidence))
+        return self._quiet(self._follow(t, evidence))
+
+    def still_key(self) -> tuple[object, ...] | None:
+        """The key of the newest reading while the tracker is settled on the still table it shows (the
+        change, if any, is explained and announced: a motion gate may stop reading), else None."""
+        return self._latest if self._settled else None
 
     def _quiet(self, events: list[Event]) -> list[Event]:
         """Drop a request to hold still that repeats the last one within ``repeat_after`` seconds."""
@@ -88,127 +205,515 @@ class Tracker:
             out.append(event)
         return out
 
-    def still_key(self) -> tuple[object, ...] | None:
-        """The key of the reading the vote currently stands on (None while no reading has the votes)."""
-        still = self._still()
-        return None if still is None else still[0]
+    @property
+    def _need(self) -> int:
+        return max(min(self.seen_in, self.votes), math.ceil(0.25 * len(self._recent)))
 
-    def _still(self) -> tuple[tuple[object, ...], Table, float] | None:
-        counts = Counter(item[0] for item in self._recent if item is not None)
-        if not counts:
-            return None
-        key, count = counts.most_common(1)[0]
-        if count < self.votes:
-            return _pile_consensus([item for item in self._recent if item is not None], self.votes)
-        matching = [item for item in self._recent if item is not None and item[0] == key]
-        return key, matching[-1][1], min(item[2] for item in matching)
+    @property
+    def _impatient(self) -> bool:
+        return len(self._recent) >= min(self.patience, self.window)
 
-    def _change(self, t: float, seen: Table, confidence: float) -> list[Event]:
-        if self.model is None and self.partial:
-            self.model, notes = _deal_from_sighting(seen)
-            found_text = [*notes, *(p.message for p in problems(self.model))] if self.check_deal else []
+    # ------------------------------------------------------------------ the deal
+
+    def _deal(self, t: float, evidence: Evidence) -> list[Event]:
+        seen = _voted(evidence, self._need, shape=_deal_shape(evidence) if self.partial else None)
+        if any(not min(evidence.sizes[p]) <= len(_up(seen, p)) <= max(evidence.sizes[p]) for p in seen.pile_ids):
+            # more cards voted into a pile than any reading showed there, or fewer than every reading showed:
+            # misreads that disagree, not yet a table
+            if not self._impatient:
+                return []
+            return [Event(EventKind.UNCLEAR, t, "I cannot read the deal clearly: please hold still", confidence=0.0)]
+        if self.partial:
+            model, notes = _deal_from_sighting(seen)
+            found = [*notes, *((None, p.message) for p in problems(model))]
+        else:
+            model = seen.copy()
+            model.stage = Stage.DEAL
+            found = [(None, p.message) for p in problems(model)]
+        if not self.check_deal:
+            found = []
+        stray = any(card not in _up(seen, pile) for pile in seen.pile_ids for card in _cards_seen_on(evidence, pile))
+        if stray and self.check_deal and not self._impatient:
+            return []  # a card some reading saw where the vote puts none: it may be a misdeal, read on
+        sure = 1.0
+        unsure_replay = self.replaying and found and self._misdeal_confidence(evidence, seen, found) < self.confident
+        if found and (self._deal_missed or unsure_replay):  # the deal went by unread: follow from here, accuse nobody
+            self.model = _start_from_sighting(seen) if self.partial else model
             self.model.stage = Stage.PLAY
-            return self._deal_events(t, found_text, confidence)
-        if self.model is None:
-            self.model = seen.copy()
-            deal = seen.copy()
-            deal.stage = Stage.DEAL
-            found = problems(deal) if self.check_deal else []
-            self.model.stage = Stage.PLAY
-            return self._deal_events(t, [p.message for p in found], confidence)
-        explanation = explain(self.model, seen, self.max_moves, self.partial)
-        if explanation is None:
-            dug = dug_out(self.model, seen, self.partial)
-            if dug is not None and confidence >= self.confident:
-                after, notation, reason = dug
-                self.model, _ = reveal(after, seen, self.partial)
-                return [Event(EventKind.ILLEGAL, t, reason, (notation,), confidence=confidence)]
+            self._settled = True
+            self._confirmed = set()
+            self._confirm(evidence)
+            text = "I could not read the deal clearly: I follow the game from here"
             return [
-                Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=confidence)
+                Event(EventKind.STILL, t, "the table is still", table=seen, confidence=0.0),
+                Event(EventKind.UNCLEAR, t, text, confidence=0.0),
             ]
-        if not explanation.legal:
-            if confidence < self.confident:
-                return [
-                    Event(
-                        EventKind.UNCLEAR, t, "please hold still, I am reading the table again", confidence=confidence
-                    )
-                ]
-            move = explanation.moves[0]
-            self._advance(explanation.moves, seen)
-            return [
-                Event(
-                    EventKind.ILLEGAL,
-                    t,
-                    explanation.reason,
-                    (str(move),),
-                    confidence=confidence,
-                    sentences=explanation.sentences[:1],
-                )
-            ]
-        if not explanation.moves:
+        if found:
+            sure = self._misdeal_confidence(evidence, seen, found)
+            if sure < self.confident:
+                if not self._impatient:
+                    return []
+                self._settled = False
+                text = "I cannot read the deal clearly: please hold still"
+                return [Event(EventKind.UNCLEAR, t, text, confidence=sure)]
+        self.model = model
+        self.model.stage = Stage.PLAY
+        self._settled = True
+        self._confirmed = set()
+        self._confirm(evidence)
+        events = [Event(EventKind.STILL, t, "the table is still", table=seen, confidence=sure)]
+        if found:
+            events.append(Event(EventKind.MISDEAL, t, "; ".join(text for _, text in found), confidence=sure))
+        return events
+
+    def _misdeal_confidence(self, evidence: Evidence, seen: Table, found: list[tuple[str | None, str]]) -> float:
+        """How sure the readings are of every problem found: a pile that shows too many cards, by those cards'
+        confidence (each seen by ``votes`` readings); a pile that shows too few, by the readings that all
+        showed it short; any other problem, by every card of the table."""
+        sure = 1.0
+        for pile, _ in found:
+            if pile is None:
+                cards = [(c, p) for p in seen.pile_ids for c in _up(seen, p) if c != UNKNOWN]
+            else:
+                want = _deal_shape(evidence)[pile]
+                cards = [(c, pile) for c in _up(seen, pile) if c != UNKNOWN]
+                if len(cards) < want:
+                    sizes = zip(evidence.sizes[pile], evidence.confidences, strict=True)
+                    short = [c for size, c in sizes if size < want]
+                    if len(short) < max(self.votes, 0.9 * evidence.n) or not self._impatient:
+                        return 0.0  # a card missing from a few readings is a card not read, not yet a misdeal
+                    sure = min(sure, 1.0 - math.prod(math.sqrt(1.0 - c) for c in short) * math.sqrt(1.0 - max(short)))
+                    continue
+            for card, place in cards:
+                if evidence.support(card, place) < self.votes:
+                    return 0.0
+                sure = min(sure, evidence.confidence(card, place))
+        return sure
+
+    # ------------------------------------------------------------------ play
+
+    def _explain(self, seen: Table) -> Explanation | None:
+        assert self.model is not None
+        key = seen.key()
+        if key not in self._cache:
+            self._cache[key] = explain(self.model, seen, self.max_moves, self.partial)
+        return self._cache[key]
+
+    def _follow(self, t: float, evidence: Evidence) -> list[Event]:
+        model = self.model
+        assert model is not None
+        need = self._need
+        tries: dict[tuple[object, ...], tuple[Table, int]] = {}
+        for strong, drop, fanned in ((0, 0, 1), (1, 0, 1), (0, 1, 1), (0, 0, 0), (0, 1, 0)):
+            seen, unseen = _completed(
+                model, evidence, self.votes if strong else need, drop_unseen=bool(drop), partial=self.partial,
+                fanned=bool(fanned),
+            )
+            tries.setdefault(seen.key(), (seen, unseen))
+        legal: list[tuple[int, int, Table, Explanation]] = []
+        for seen, unseen in tries.values():
+            explanation = self._explain(seen)
+            if explanation is None or not explanation.legal:
+                continue
+            if _possible(_after(model, explanation, seen, self.partial)):
+                legal.append((unseen, len(explanation.moves) or 99, seen, explanation))
+        moving = [item for item in legal if item[3].moves]
+        if moving:
+            _, _, seen, explanation = min(moving, key=lambda item: (item[0], item[1]))
+            after = _after(model, explanation, seen, self.partial)
+            doubt = _doubtful(model, after, evidence, self.partial)
+            doubt = doubt or _new_tops_unsure(model, after, evidence, self.votes)
+            if doubt and not self._impatient:
+                return []  # it leans on a card no reading saw where it puts it: more readings first
+            self._suspect = None
+            return self._accept(t, evidence, seen, explanation)
+        if legal:  # nothing changed (as far as the readings tell)
+            self._suspect = None
+            # settled at once after a change; on a table that shows none, only after ``patience`` readings (a
+            # change whose cards few readings have seen yet must not be left unread)
+            self._settled = self._settled or self._impatient
+            self._confirm(evidence)
             return []
-        self._advance(explanation.moves, seen)
+        return self._mistake(t, evidence, tries)
+
+    def _mistake(
+        self,
+        t: float,
+        evidence: Evidence,
+        tries: dict[tuple[object, ...], tuple[Table, int]],
+    ) -> list[Event]:
+        """No legal move explains what is seen: an illegal move when the readings are sure of it (and were at
+        the previous look), else wait, and after ``patience`` readings ask the player to hold still."""
+        model = self.model
+        assert model is not None
+        found: tuple[Table, Table, str, str, tuple[str, ...]] | None = None
+        blind: tuple[Table, Table, str, str, tuple[str, ...]] | None = None
+        for seen, _ in tries.values():  # the tables that use the most of the readings first
+            explanation = self._explain(seen)
+            if explanation is not None and not explanation.legal:
+                move = explanation.moves[0]
+                after = model.copy()
+                after.push(move)
+                candidate = (seen, after, explanation.reason, str(move), explanation.sentences[:1])
+                if not _possible(reveal(after, seen, self.partial)[0]):
+                    continue
+                first = len(model.codes(move.src)) - move.count
+                if model.codes(move.src)[first] != UNKNOWN and first >= model.face_down_count(move.src):
+                    found = candidate
+                    break
+                blind = blind or candidate  # a face-down card put somewhere: the weakest explanation
+            dug = self._once("dug", seen, bind(dug_out, model, seen, self.partial))
+            if dug is not None and _possible(reveal(dug[0], seen, self.partial)[0]):
+                found = (seen, dug[0], dug[2], dug[1], ())
+                break
+        if found is None and blind is not None:  # a move of a face-down card: never announced
+            found, sure_cap = blind, 0.0
+        else:
+            sure_cap = 1.0
+        legal_around: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
+        if found is None:  # the illegal move with a legal one before or after it (one still table missed)
+            for seen, _ in tries.values():
+                mixed = self._once("mixed", seen, bind(_mixed, model, seen, self.max_moves, self.partial))
+                if mixed is not None:
+                    ahead, move, then = mixed
+                    before = table_after(model, ahead)
+                    after = table_after(before, (move, *then))
+                    found = (seen, after, why_illegal(before, move), str(move), (before.describe(move),))
+                    legal_around = (ahead, then)
+                    break
+        if found is None:
+            self._suspect = None
+            if not self._impatient:
+                return []
+            self._settled = False
+            return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
+        seen, after, reason, notation, sentences = found
+        touched = [p for p in model.pile_ids if _up(model, p) != _up(after, p)]
+        places = {card: p for p in model.pile_ids for card in _up(model, p) if card != UNKNOWN}
+        moved = [card for p in after.pile_ids for card in _up(after, p) if places.get(card, p) != p]
+        if any(card not in self._confirmed for card in moved):
+            sure_cap = 0.0  # the model had this card there on weak evidence: no accusation can rest on it
+        sure = min(
+            sure_cap,
+            _change_confidence(model, after, evidence, self.votes),
+            _piles_confirmed(reveal(after, seen, self.partial)[0], touched, evidence, self.votes, self.partial),
+        )
+        repeated = self._suspect == notation or self.votes <= 1
+        self._suspect = notation
+        if sure < self.confident or not repeated:
+            if not self._impatient:
+                return []
+            self._settled = False
+            return [Event(EventKind.UNCLEAR, t, "please hold still, I am reading the table again", confidence=sure)]
+        self._suspect = None
+        self._moved(model, after)
+        self.model, _ = reveal(after, seen, self.partial)
+        self._cache.clear()
+        self._slow.clear()
+        self._settled = True
+        self._confirm(evidence)
         events = [
+            Event(EventKind.STILL, t, "the table is still", table=_view(self.model, self.partial), confidence=sure),
+        ]
+        ahead, then = legal_around
+        if ahead:
+            events.append(_moves_event(t, model, ahead, sure))
+        events.append(Event(EventKind.ILLEGAL, t, reason, (notation,), confidence=sure, sentences=sentences))
+        if then:
+            events.append(_moves_event(t, table_after(model, (*ahead, Move.parse(notation))), then, sure))
+        return events
+
+    def _once(self, kind: str, seen: Table, search: Callable[[], T]) -> T:
+        key = (kind, seen.key())
+        if key not in self._slow:
+            self._slow[key] = search()
+        return cast(T, self._slow[key])
+
+    def _confirm(self, evidence: Evidence) -> None:
+        """Remember the model's cards that ``seen_in`` readings saw where the model has them."""
+        assert self.model is not None
+        for pile in self.model.pile_ids:
+            for card in _up(self.model, pile):
+                if card != UNKNOWN and evidence.support(card, pile) >= min(self.seen_in, self.votes):
+                    self._confirmed.add(card)
+
+    def _moved(self, model: Table, after: Table) -> None:
+        """Forget the confirmation of cards the change moves (``_confirm`` gives it back where seen)."""
+        places = {card: p for p in model.pile_ids for card in _up(model, p) if card != UNKNOWN}
+        for pile in after.pile_ids:
+            for card in _up(after, pile):
+                if places.get(card, pile) != pile:
+                    self._confirmed.discard(card)
+
+    def _accept(self, t: float, evidence: Evidence, seen: Table, explanation: Explanation) -> list[Event]:
+        model = self.model
+        assert model is not None
+        after = model.copy()
+        for move in explanation.moves:
+            after.push(move)
+        sure = _change_confidence(model, after, evidence, 1)
+        self._moved(model, after)
+        self.model, _ = reveal(after, seen, self.partial)
+        self._cache.clear()
+        self._slow.clear()
+        self._settled = True
+        self._confirm(evidence)
+        events = [
+            Event(EventKind.STILL, t, "the table is still", table=_view(self.model, self.partial), confidence=sure),
             Event(
                 EventKind.MOVE,
                 t,
                 "; ".join(explanation.sentences),
                 tuple(map(str, explanation.moves)),
+                confidence=sure,
                 sentences=explanation.sentences,
-            )
+            ),
         ]
-        outcome = self.model.outcome() if self.model is not None else None
+        outcome = self.model.outcome()
         if outcome is not None and not self._ended:
             self._ended = True
-            score = self.model.score() if self.model is not None else None
+            score = self.model.score()
             money = "" if score is None else f", score {'+' if score >= 0 else '-'}${abs(score)}"
             word = "won" if outcome is Outcome.WON else "blocked: no legal move is left"
             events.append(Event(EventKind.END, t, f"game {word}{money}"))
         return events
 
-    def _deal_events(self, t: float, found: list[str], confidence: float) -> list[Event]:
-        """A misdeal is announced, like an illegal move, only on a confident reading; an unsure reading of
-        a wrong-looking deal is not taken as the deal at all: the next still table is tried again."""
-        if not found:
-            return []
-        if confidence < self.confident:
-            self.model = None
-            return [
-                Event(EventKind.UNCLEAR, t, "I cannot read the deal clearly: please hold still", confidence=confidence)
-            ]
-        return [Event(EventKind.MISDEAL, t, "; ".join(found), confidence=confidence)]
 
-    def _advance(self, moves: tuple[Move, ...], seen: Table) -> None:
-        assert self.model is not None
-        for move in moves:
-            self.model.push(move)
-        self.model, _ = reveal(self.model, seen, self.partial)
+def _up(table: Table, pile: str) -> tuple[int, ...]:
+    return table.codes(pile)[table.face_down_count(pile) :]
 
 
-def _pile_consensus(
-    items: list[tuple[tuple[object, ...], Table, float]], votes: int
-) -> tuple[tuple[object, ...], Table, float] | None:
-    """The still table voted pile by pile: each pile as at least ``votes`` readings saw it. A recogniser that
-    misreads a different card in each frame never reads the whole table twice alike, yet every pile may be
-    read alike three times; a pile without such a majority means no still table. Readings that differ in
-    anything but their piles (passes, stage...) do not combine. Confidence: the least of all the readings."""
-    if len(items) < votes:
-        return None
-    first = items[0][1]
-    if any(t.game is not first.game or t.key()[2:] != first.key()[2:] for _, t, _ in items):
-        return None
+def _view(model: Table, partial: bool) -> Table:
+    """The model as a reading of it would be at best: in ``partial`` readings, face-up cards only."""
+    if not partial:
+        return model.copy()
+    piles = [list(_up(model, p)) for p in model.pile_ids]
+    return Table(model.game, piles, [0] * len(piles), stage=model.stage)
+
+
+def _voted(evidence: Evidence, need: int, shape: dict[str, int] | None = None) -> Table:
+    """The readings voted card by card: each card where most readings saw it, if ``need`` of them did, in the
+    order the readings show; but no card of a pile where the cards that fall short were read as often (a
+    card read as 7H twice, 7D once and 7C once is none of them). With a ``shape`` (face-up cards per pile, of
+    the deal), a pile short of it is
+    filled with the cards fewer readings saw there."""
+    piles: dict[str, list[int]] = {p: [] for p in evidence.pile_ids}
+    weak: dict[str, list[tuple[int, int]]] = {p: [] for p in evidence.pile_ids}
+    for card in evidence.seen:
+        place = evidence.place(card)
+        if place is None:
+            continue
+        pile, count = place
+        if count >= need:
+            piles[pile].append(card)
+        else:
+            weak[pile].append((count, card))
+    for pile, cards in piles.items():  # a pile whose cards are not clearly read more often than others
+        rivals = sum(count for count, _ in weak[pile])
+        if any(evidence.support(card, pile) <= rivals for card in cards):
+            weak[pile] += [(evidence.support(card, pile), card) for card in cards]
+            cards.clear()
+    if shape is not None:
+        for pile, want in shape.items():
+            extra = sorted(weak[pile], reverse=True)[: max(0, want - len(piles[pile]))]
+            piles[pile] += [card for _, card in extra]
+    ordered = [_by_rank(evidence, p, piles[p]) for p in evidence.pile_ids]
+    downs = [evidence.down(p) for p in evidence.pile_ids]
+    return Table(
+        evidence.game, [list(down) + up for down, up in zip(downs, ordered, strict=True)], [len(d) for d in downs]
+    )
+
+
+def _by_rank(evidence: Evidence, pile: str, cards: list[int]) -> list[int]:
+    return sorted(cards, key=lambda card: evidence.rank(card, pile))
+
+
+def _deal_shape(evidence: Evidence) -> dict[str, int]:
+    """Face-up cards each pile shows at the deal, as a camera reads it (a squared packet: its top card)."""
+    game = evidence.game
+    shape = {}
+    for pile, (_, up) in game.deal_sizes().items():
+        shape[pile] = up if game.pile(pile).role is Role.TABLEAU else min(up, 1)
+    return shape
+
+
+def _completed(
+    model: Table, evidence: Evidence, need: int, *, drop_unseen: bool, partial: bool, fanned: bool = True
+) -> tuple[Table, int]:
+    """What the readings show, completed by the engine's knowledge: a face-up card of the model stays where it
+    was unless ``need`` readings (and more than saw it there) put it elsewhere; a card the model does not show
+    is placed where ``need`` readings saw it, on top of what stays. With ``drop_unseen``, a card of the model
+    no reading saw is left out. In ``partial`` readings, a face-up card the model does not know is left out
+too. Returns the table and the number of cards the model shows that it leaves out though no reading put
+them anywhere (cards that vanished unseen)."""
+    placed: dict[int, str] = {}
+    for card in evidence.seen:
+        place = evidence.place(card)
+        if place is not None and place[1] >= need:
+            placed[card] = place[0]
+    unseen = 0
     piles: list[list[int]] = []
     downs: list[int] = []
-    for pile in first.pile_ids:
-        seen = Counter((tuple(t.codes(pile)), t.face_down_count(pile)) for _, t, _ in items)
-        (codes, down), count = seen.most_common(1)[0]
-        if count < votes:
-            return None
-        piles.append(list(codes))
-        downs.append(down)
-    table = Table(first.game, piles, downs, passes=first.passes, waste_played=first.waste_played,
-                  stage=first.stage, faces=dict(first.faces) or None, hook_state=first.hook_state)
-    return table.key(), table, min(conf for _, _, conf in items)
+    for pile in model.pile_ids:
+        kept = []
+        for card in _up(model, pile):
+            if placed.get(card, pile) != pile or (partial and card == UNKNOWN):
+                continue  # seen elsewhere; or a face-up card never read, which a camera reading cannot list
+            if card != UNKNOWN and evidence.support(card, pile) == 0 and drop_unseen:
+                continue
+            kept.append(card)
+        kept += _by_rank(evidence, pile, [card for card, where in placed.items() if where == pile and card not in kept])
+        if partial and model.game.pile(pile).role is not Role.TABLEAU:
+            # A packet shows its top card (a fanned waste a few more, which the model may not know yet): the
+            # cards the readings saw there in their order (``fanned``) or only the one they put highest; the
+            # model's top card when no reading saw any card there.
+            shown = [
+                card
+                for card in kept
+                if card != UNKNOWN and evidence.support(card, pile) >= (1 if card == kept[-1] else need)
+            ]
+            shown = sorted(shown, key=lambda card: evidence.rank(card, pile))
+            kept = (shown if fanned else shown[-1:]) if shown else kept[-1:]
+        unseen += sum(1 for card in _visible(model, pile, partial) if card not in kept and card not in placed)
+        down = evidence.down(pile)
+        piles.append([*down, *kept])
+        downs.append(len(down))
+    return Table(model.game, piles, downs, stage=model.stage), unseen
+
+
+def _visible(model: Table, pile: str, partial: bool) -> list[int]:
+    """The known cards of ``pile`` a reading can see (of a squared packet in ``partial`` readings, the top)."""
+    up = _up(model, pile)
+    if partial and model.game.pile(pile).role is not Role.TABLEAU:
+        up = up[-1:]
+    return [card for card in up if card != UNKNOWN]
+
+
+def _moves_event(t: float, start: Table, moves: tuple[Move, ...], confidence: float) -> Event:
+    sentences = []
+    table = start.copy()
+    for move in moves:
+        sentences.append(table.describe(move))
+        table.push(move)
+    return Event(
+        EventKind.MOVE, t, "; ".join(sentences), tuple(map(str, moves)), confidence=confidence,
+        sentences=tuple(sentences),
+    )
+
+
+def _mixed(
+    model: Table, seen: Table, max_moves: int, partial: bool
+) -> tuple[tuple[Move, ...], Move, tuple[Move, ...]] | None:
+    """An illegal move of face-up cards together with legal moves before or after it (the still table
+    between them was not read), when that explains ``seen``: (legal moves before, the illegal move, legal
+    moves after). Only moves that put a card that shows on top of a pile in ``seen`` there are tried."""
+    tops = {seen.codes(p)[-1]: p for p in seen.pile_ids if seen.codes(p) and seen.codes(p)[-1] != UNKNOWN}
+
+    def illegal_moves(table: Table) -> list[Move]:
+        found = []
+        for src in table.pile_ids:
+            codes = table.codes(src)
+            for index in range(table.face_down_count(src), len(codes)):
+                dst = tops.get(codes[index])
+                if dst is not None and dst != src:
+                    move = Move(src, dst, len(codes) - index)
+                    if not reference_is_legal(table, move):
+                        found.append(move)
+        return found
+
+    for move in illegal_moves(model):
+        after = table_after(model, (move,))
+        tail = explain(after, seen, max_moves - 1, partial)
+        if tail is not None and tail.legal and tail.moves:
+            return (), move, tail.moves
+    for first in model.generate_moves():
+        before = table_after(model, (first,))
+        for move in illegal_moves(before):
+            if agrees(table_after(before, (move,)), seen, partial):
+                return (first,), move, ()
+    return None
+
+
+def _after(model: Table, explanation: Explanation, seen: Table, partial: bool) -> Table:
+    """The model after the explanation's moves, with the cards read for the first time filled in."""
+    after = model.copy()
+    for move in explanation.moves:
+        after.push(move)
+    return reveal(after, seen, partial)[0]
+
+
+def _possible(table: Table) -> bool:
+    """No card more often than the game's packs hold it (a misread filled in where the model knew nothing
+    can put a card it already has in a second place)."""
+    counts = Counter(code for pile in table.pile_ids for code in table.codes(pile) if code != UNKNOWN)
+    return all(count <= table.game.packs for count in counts.values())
+
+
+def _new_tops_unsure(model: Table, after: Table, evidence: Evidence, votes: int) -> bool:
+    """A pile's top card changes, and fewer than ``votes`` readings saw the new one on top (a card over it
+    that every reading so far missed would make it the wrong top)."""
+    for pile in after.pile_ids:
+        top = _up(after, pile)[-1:]
+        if top and top != _up(model, pile)[-1:] and top[0] != UNKNOWN and evidence.tops[(top[0], pile)] < votes:
+            return True
+    return False
+
+
+def _doubtful(model: Table, after: Table, evidence: Evidence, partial: bool) -> bool:
+    """Does the change from ``model`` to ``after`` lean on a card no reading saw where it puts it: a card that
+    went out of sight though a reading saw it elsewhere, or a card that stays in sight, unseen, on a pile
+    where the readings saw another card?"""
+    for pile in model.pile_ids:
+        shown = _visible(after, pile, partial)
+        for card in _visible(model, pile, partial):
+            if card in shown or evidence.support(card, pile) > 0:
+                continue
+            if any(card in _visible(after, other, partial) for other in after.pile_ids):
+                continue  # moved somewhere in sight: that place is checked below
+            if sum(evidence.seen.get(card, {}).values()) > 0:
+                return True
+        others = set(_cards_seen_on(evidence, pile)) - set(shown)
+        if others and any(evidence.support(card, pile) == 0 for card in shown):
+            return True
+    return False
+
+
+def _cards_seen_on(evidence: Evidence, pile: str) -> list[int]:
+    """The cards some reading saw on ``pile``."""
+    return [card for card, counts in evidence.seen.items() if counts[pile] > 0]
+
+
+def _piles_confirmed(table: Table, piles: list[str], evidence: Evidence, votes: int, partial: bool) -> float:
+    """How sure the readings are of what ``piles`` hold in ``table`` (the piles a mistake changed): each card
+    that shows (of a squared packet, its top) seen there by ``votes`` readings, an empty pile read empty by
+    ``votes`` readings; else 0. A card kept from the last table but not seen cannot back an accusation."""
+    sure = 1.0
+    for pile in piles:
+        up = _up(table, pile)
+        if partial and table.game.pile(pile).role is not Role.TABLEAU:
+            up = up[-1:]
+        if not up and sum(1 for size in evidence.sizes[pile] if size == 0) < votes:
+            return 0.0
+        for card in up:
+            if card == UNKNOWN or evidence.support(card, pile) < votes:
+                return 0.0
+            sure = min(sure, evidence.confidence(card, pile))
+    return sure
+
+
+def _change_confidence(model: Table, after: Table, evidence: Evidence, votes: int) -> float:
+    """How sure the readings are of a change: the least confidence of the cards that are somewhere new (each
+    must be seen there by ``votes`` readings, else 0)."""
+    before = {(card, p) for p in model.pile_ids for card in _up(model, p)}
+    sure = 1.0
+    for pile in after.pile_ids:
+        for card in _up(after, pile):
+            if card == UNKNOWN or (card, pile) in before:
+                continue
+            if evidence.support(card, pile) < votes:
+                return 0.0
+            sure = min(sure, evidence.confidence(card, pile))
+    return sure
 
 
 def dug_out(model: Table, seen: Table, partial: bool = False) -> tuple[Table, str, str] | None:
@@ -247,7 +752,28 @@ def dug_out(model: Table, seen: Table, partial: bool = False) -> tuple[Table, st
     return None
 
 
-def _deal_from_sighting(seen: Table) -> tuple[Table, list[str]]:
+def _start_from_sighting(seen: Table) -> Table:
+    """A game under way as the engine models it, from a reading that shows only face-up cards: each pile as
+    seen, a cascade that shows cards with the face-down cards the deal put under it (the best guess), an
+    empty one with none, the stock with the rest of the pack (all unknown)."""
+    game = seen.game
+    sizes = game.deal_sizes()
+    piles: list[list[int]] = []
+    downs: list[int] = []
+    for pile in seen.pile_ids:
+        shown = list(seen.codes(pile))
+        down = sizes[pile][0] if shown and game.pile(pile).role is Role.TABLEAU else 0
+        piles.append([UNKNOWN] * down + shown)
+        downs.append(down)
+    stocks = [k for k, p in enumerate(seen.pile_ids) if game.pile(p).role is Role.STOCK]
+    if stocks:
+        rest = max(0, game.card_count - sum(len(p) for p in piles))
+        piles[stocks[0]] = [UNKNOWN] * rest + piles[stocks[0]]
+        downs[stocks[0]] += rest
+    return Table(game, piles, downs, stage=Stage.PLAY)
+
+
+def _deal_from_sighting(seen: Table) -> tuple[Table, list[tuple[str | None, str]]]:
     """The deal as the engine models it, from a reading that shows only face-up cards: face-down cards
     (unknown) are put where the deal puts them, and every pile that shows the wrong number of face-up
     cards is noted in words."""
@@ -261,7 +787,7 @@ def _deal_from_sighting(seen: Table) -> tuple[Table, list[str]]:
     )
     piles: list[list[int]] = []
     downs: list[int] = []
-    notes: list[str] = []
+    notes: list[tuple[str | None, str]] = []
     for pile in seen.pile_ids:
         spec = game.pile(pile)
         down, up = sizes[pile]
@@ -271,9 +797,8 @@ def _deal_from_sighting(seen: Table) -> tuple[Table, list[str]]:
         cascade = spec.role is Role.TABLEAU
         if (len(shown) != up) if cascade else (len(shown) != min(up, 1)):
             want = up if cascade else min(up, 1)
-            notes.append(
-                f"{spec.name} shows {len(shown)} face-up card{'s' if len(shown) != 1 else ''}, the deal shows {want}"
-            )
+            cards = f"{len(shown)} face-up card{'s' if len(shown) != 1 else ''}"
+            notes.append((pile, f"{spec.name} shows {cards}, the deal shows {want}"))
         padding = [UNKNOWN] * max(0, up - len(shown))
         piles.append([UNKNOWN] * down + padding + shown)
         downs.append(down)

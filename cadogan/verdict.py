@@ -63,8 +63,17 @@ class Verdict:
 
 
 def from_events(events: Iterable[Event], final: Table | None) -> Verdict:
+    """The verdict on the tracker's events. A request to hold still that a later move resolved (the tracker
+    explained the change from the same table, the game followed through) is a note, not an entry: only a
+    change never followed is one of the verdict's "changes no legal move explains"."""
     verdict = Verdict(final=final)
-    for event in events:
+    events = list(events)
+    followed = [k for k, e in enumerate(events) if e.kind in (EventKind.MOVE, EventKind.ILLEGAL)]
+    resolved: dict[str, int] = {}
+    for index, event in enumerate(events):
+        if event.kind is EventKind.UNCLEAR and followed and index < followed[-1]:
+            resolved[event.text] = resolved.get(event.text, 0) + 1
+            continue
         if event.kind is EventKind.MOVE:
             sentences = event.sentences or (event.text,) * len(event.moves)
             for move, sentence in zip(event.moves, sentences, strict=False):
@@ -77,6 +86,8 @@ def from_events(events: Iterable[Event], final: Table | None) -> Verdict:
             verdict.entries.append(Entry(event.t, EntryKind.UNCLEAR, reason=event.text))
         elif event.kind is EventKind.MISDEAL:
             verdict.entries.append(Entry(event.t, EntryKind.MISDEAL, reason=event.text))
+    for text, count in resolved.items():
+        verdict.notes.append(f"{text!r} ({count} time(s)): the game was followed through it")
     return verdict
 
 
@@ -97,7 +108,7 @@ def from_report(report: GameReport, times: list[float]) -> Verdict:
 
 def replay(tables: Iterable[LoggedTable], *, partial: bool) -> Verdict:
     """Follow logged still tables with the companion's tracker (each table is already a voted reading)."""
-    tracker = Tracker(window=1, votes=1, partial=partial)
+    tracker = Tracker(window=1, votes=1, partial=partial, replaying=True)
     events: list[Event] = []
     for entry in tables:
         events += [e for e in tracker.observe(entry.t, entry.table, entry.confidence) if e.kind is not EventKind.STILL]

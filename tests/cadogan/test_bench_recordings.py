@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from bench.recordings import SPECS, Spec, moves_within, plan, truth_reader
+from bench.recordings import SPECS, Noise, Spec, degrade, moves_within, parse_reader, plan, truth_reader
 from cadogan.tracker import EventKind, Tracker
 from engine.games import find_game
 from engine.moves import Move
@@ -62,3 +63,56 @@ def test_a_sample_counts_the_moves_seen_in_its_seconds() -> None:
     assert moves_within(None, 12) == 12
     assert moves_within(0.5, 12) == 0
     assert 4 <= moves_within(10.0, 12) <= 5
+
+
+def test_the_noisy_reader_is_parsed_and_checked() -> None:
+    kind, noise = parse_reader("noisy:drop=0.15,swap=0.03,phantom=0.02,seed=4,conf=0.6")
+    assert kind == "noisy"
+    assert noise == Noise(drop=0.15, swap=0.03, phantom=0.02, seed=4, confidence=0.6)
+    assert parse_reader("truth") == ("truth", None)
+    for bad, needle in [
+        ("noisy:drop=2", "between 0 and 1"),
+        ("noisy:blur=0.1", "unknown setting"),
+        ("noisy:drop=x", "not a number"),
+        ("camera", "unknown reader"),
+    ]:
+        with pytest.raises(ValueError, match=needle):
+            parse_reader(bad)
+
+
+def test_degrade_drops_misnames_and_adds_cards_at_the_rates_asked() -> None:
+    piles = ["s", "w", "f1", "t1", "t2", "t3", "t4"]
+    shown = {"t1": ["KS", "QH", "JC", "10D", "9S"], "t2": ["5D"], "t3": ["9S", "8H"], "t4": ["2C"], "f1": ["AH"]}
+    total = sum(len(v) for v in shown.values())
+    rng = np.random.default_rng(1)
+    kept = misnamed = extra = 0
+    for _ in range(2000):
+        read = degrade(shown, piles, Noise(drop=0.3, swap=0.05, phantom=0.02), rng)
+        for pile in piles:
+            names = read[pile]
+            truth = shown.get(pile, [])
+            kept += sum(1 for name in names if name in truth)
+            misnamed += sum(1 for name in names if name not in truth)
+        extra += max(0, sum(len(v) for v in read.values()) - total)
+    rate_kept = kept / (2000 * total)
+    assert 0.62 < rate_kept < 0.70  # (1 - 0.3) * (1 - 0.05), plus a few lucky misnames
+    assert misnamed > 0
+    assert extra > 0
+    clean = degrade(shown, piles, Noise(), np.random.default_rng(2))
+    assert clean == {p: shown.get(p, []) for p in piles}
+
+
+def test_the_noisy_reader_is_seeded_and_independent_per_frame() -> None:
+    visible = [{"t1": ["4D", "3C"], "t2": ["AS"], "t3": ["7C"], "t4": ["3D"], "t5": ["8S"], "t6": ["5S"], "t7": ["6H"]}]
+    noise = Noise(drop=0.3, swap=0.1)
+    reads = []
+    for _ in range(2):
+        read, state = truth_reader("klondike", visible, 5, noise, "k-legal-1")
+        frames = []
+        for index in range(40):
+            state["index"] = index
+            reading = read(None)
+            frames.append(None if reading.table is None else reading.table.key())
+        reads.append(frames)
+    assert reads[0] == reads[1]  # the same on every run
+    assert len(set(reads[0])) > 5  # but not the same in every frame

@@ -242,10 +242,91 @@ def test_an_unsure_reading_of_a_wrong_deal_is_no_misdeal_and_not_taken_as_the_de
     downs = [min(table.face_down_count(p), len(piles[k])) for k, p in enumerate(table.pile_ids)]
     wrong = camera_view(Table(table.game, piles, downs, stage=Stage.DEAL))
     tracker = Tracker(partial=True)
-    events = [e for _ in range(5) for e in tracker.observe(0.0, wrong, 0.4)]
-    assert [e.kind for e in events] == [EventKind.STILL, EventKind.UNCLEAR]
+    events = [e for _ in range(6) for e in tracker.observe(0.0, wrong, 0.2)]
+    assert [e.kind for e in events] == [EventKind.UNCLEAR]  # asked to hold still, not taken as the deal
     assert tracker.model is None
+    tracker.observe(0.5, None)
     right = camera_view(Table.dealt(find_game("klondike"), 5))
-    events = [e for _ in range(5) for e in tracker.observe(1.0, right, 0.4)]
+    events = [e for _ in range(5) for e in tracker.observe(1.0, right, 0.2)]
     assert [e.kind for e in events] == [EventKind.STILL]  # a correct deal needs no confidence to be taken
     assert tracker.model is not None
+
+
+def test_a_request_to_hold_still_that_a_later_move_resolved_is_a_note_not_a_verdict() -> None:
+    from cadogan.tracker import Event
+    from cadogan.verdict import from_events
+
+    unclear = Event(EventKind.UNCLEAR, 1.0, "I cannot follow that change: please hold still")
+    move = Event(EventKind.MOVE, 2.0, "move the 5 of spades onto the 6 of hearts", ("t2>t1",))
+    followed = from_events([unclear, move], None)
+    assert followed.legal
+    assert [e.kind for e in followed.entries] == [EntryKind.MOVE]
+    assert followed.notes == [f"{unclear.text!r} (1 time(s)): the game was followed through it"]
+    lost = from_events([move, unclear], None)
+    assert not lost.legal
+    assert [e.kind for e in lost.entries] == [EntryKind.MOVE, EntryKind.UNCLEAR]
+
+
+def test_a_misdeal_whose_extra_card_the_first_readings_missed_is_still_reported() -> None:
+    table = Table.dealt(find_game("klondike"), 5)
+    piles = [list(table.codes(p)) for p in table.pile_ids]
+    piles[table.pile_ids.index("t2")].append(piles[table.pile_ids.index("s")].pop())
+    downs = [min(table.face_down_count(p), len(piles[k])) for k, p in enumerate(table.pile_ids)]
+    wrong = camera_view(Table(table.game, piles, downs, stage=Stage.DEAL))
+    short = [list(wrong.codes(p)) for p in wrong.pile_ids]
+    short[wrong.pile_ids.index("t2")].pop()  # the extra card not read: the deal looks right
+    missed = Table(wrong.game, short, [0] * len(short))
+    tracker = Tracker(partial=True)
+    events = [e for frame in [missed, wrong, missed] for e in tracker.observe(0.0, frame, 0.97)]
+    assert events == []  # a card one reading saw where the vote has none: not yet taken as a correct deal
+    events = [e for frame in [wrong, wrong, wrong] for e in tracker.observe(0.1, frame, 0.97)]
+    misdeal = [e.text for e in events if e.kind is EventKind.MISDEAL]
+    assert len(misdeal) == 1
+    assert "column 2 shows 2 face-up cards, the deal shows 1" in misdeal[0]
+
+
+def test_a_table_seen_after_a_deal_that_went_by_unread_is_followed_not_called_a_misdeal() -> None:
+    table = Table.dealt(find_game("klondike"), 5)
+    deal = camera_view(table)
+    blurred = Table(deal.game, [[] if p in ("t1", "t2") else list(deal.codes(p)) for p in deal.pile_ids], [0] * 13)
+    table.stage = Stage.PLAY
+    move = next(iter(table.generate_moves()))
+    table.push(move)
+    tracker = Tracker(partial=True)
+    unsure = [e for frame in [blurred, blurred, blurred] for e in tracker.observe(0.0, frame, 0.97)]
+    assert unsure == []  # the deal read too unevenly to be taken yet
+    tracker.observe(0.5, None)  # and then a hand: the deal went by
+    events = [e for _ in range(5) for e in tracker.observe(1.0, camera_view(table), 0.97)]
+    assert EventKind.MISDEAL not in [e.kind for e in events]
+    assert [e.text for e in events if e.kind is EventKind.UNCLEAR] == [
+        "I could not read the deal clearly: I follow the game from here"
+    ]
+    assert tracker.model is not None
+
+
+def test_the_log_of_a_game_whose_deal_went_by_unread_replays_as_it_was_followed(tmp_path: Path) -> None:
+    from cadogan.session import SessionLog
+    from cadogan.verdict import from_events
+
+    table = Table.dealt(find_game("klondike"), 5)
+    deal = camera_view(table)
+    blurred = Table(deal.game, [[] if p in ("t1", "t2") else list(deal.codes(p)) for p in deal.pile_ids], [0] * 13)
+    table.stage = Stage.PLAY
+    frames: list[Table | None] = [blurred] * 3 + [None]
+    for _ in greedy_playout(table, max_moves=4):
+        frames += [camera_view(table)] * 5 + [None]
+    tracker = Tracker(partial=True)
+    path = tmp_path / "watch.jsonl"
+    events = []
+    with SessionLog(path, "klondike", "test", partial=True) as log:  # what `watch` writes
+        for n, frame in enumerate(frames):
+            for event in tracker.observe(n / 10, frame, 0.97):
+                if event.kind is EventKind.STILL and event.table is not None:
+                    log.table(n / 10, event.table, event.confidence)
+                elif event.kind is not EventKind.STILL:
+                    events.append(event)
+    live = from_events(events, tracker.model)
+    assert not live.of(EntryKind.MISDEAL)
+    assert len(live.moves) == 3  # the first move went by with the deal; the game is followed from there
+    again = replay(read_session(path).tables, partial=True)
+    assert [(e.kind, e.move) for e in again.entries] == [(e.kind, e.move) for e in live.entries]
