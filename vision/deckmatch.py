@@ -132,8 +132,9 @@ class Enrolment:
     cards: tuple[int, ...]  # the card class of each box
 
 
-def _candidates(image: U8, rec: Recogniser, source: str) -> tuple[F32, npt.NDArray[np.float64]]:
-    """Index candidates (boxes, weight = detector score x not "not an index"), detector at a game's scale."""
+def _candidates(image: U8, rec: Recogniser, source: str, rescale: bool = True) -> tuple[F32, npt.NDArray[np.float64]]:
+    """Index candidates (boxes, weight = detector score x not "not an index"), with ``rescale`` the detector
+    at a game's scale."""
     from vision.recognise import detect_indices
 
     boxes, det_score = detect_indices(image, rec)
@@ -147,7 +148,7 @@ def _candidates(image: U8, rec: Recogniser, source: str) -> tuple[F32, npt.NDArr
     side = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])[strong]))
     width = int(image.shape[1])
     det_width = int(np.clip(round(INDEX_AT_DETECTOR * width / max(side, 1.0) / 16) * 16, rec.det_width, width))
-    if det_width > rec.det_width * 1.15:
+    if rescale and det_width > rec.det_width * 1.15:
         boxes, det_score = detect_indices(image, replace(rec, det_width=det_width))
         if len(boxes) == 0:
             raise EnrolmentError(f"{source or 'the photo'}: no cards found")
@@ -157,9 +158,32 @@ def _candidates(image: U8, rec: Recogniser, source: str) -> tuple[F32, npt.NDArr
 
 
 def enrol_image(image: U8, rec: Recogniser, *, source: str = "") -> Enrolment:
-    """The deck's prototypes from a photo of all 52 cards laid out in order, and the names of cards not found."""
+    """The deck's prototypes from a photo of all 52 cards laid out in order, and the names of cards not found.
+
+    The detector looks twice, at the photo's scale and scaled so that indices reach it at a game's size (the
+    framing prototypes should have); the look whose rows explain more of the 52 places wins (a stray band of
+    pips read as indices shifts a whole look's rows).
+    """
+    best: Enrolment | None = None
+    failure: EnrolmentError | None = None
+    for rescale in (True, False):
+        try:
+            found = _enrol_look(image, rec, source, rescale)
+        except EnrolmentError as error:
+            failure = failure or error
+            continue
+        if best is None or len(found.missing) < len(best.missing):
+            best = found
+        if not best.missing:
+            break
+    if best is None:
+        raise failure or EnrolmentError(f"{source or 'the photo'}: no cards found")
+    return best
+
+
+def _enrol_look(image: U8, rec: Recogniser, source: str, rescale: bool) -> Enrolment:
     classifier = rec.classifier
-    boxes, weight = _candidates(image, rec, source)
+    boxes, weight = _candidates(image, rec, source, rescale)
     keep = weight >= MIN_FOUND * float(np.max(weight))
     if keep.sum() < 2:
         raise EnrolmentError(f"{source or 'the photo'}: no cards found")

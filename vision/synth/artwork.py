@@ -134,23 +134,37 @@ def index_box_px(card: Image) -> tuple[int, int, int, int] | None:
     band[int(0.3 * h) : int(0.7 * h), int(0.05 * w) : int(0.09 * w)] = True
     paper = np.median(rgb[band & opaque], axis=0) if np.any(band & opaque) else np.array([255, 255, 255])
     ink = ((np.abs(rgb - paper).sum(axis=2) > 80) & opaque).astype(np.uint8)
-    # Ink that reaches the card's edge is the printed border, not the index.
-    edge = cv2.dilate((~opaque).astype(np.uint8), np.ones((7, 7), np.uint8))
-    edge[:3, :] = edge[-3:, :] = 1
-    edge[:, :3] = edge[:, -3:] = 1
+    # The card's printed outline: ink within 1 mm of the card's edge is cut away first, so that an index
+    # drawn close to a thick outline (kde_penguins) is not one blob with it; what still reaches that band
+    # is a frame or a picture, not the index.
+    edge = cv2.dilate((~opaque).astype(np.uint8), np.ones((2 * PX_PER_MM + 1, 2 * PX_PER_MM + 1), np.uint8))
+    edge[:PX_PER_MM, :] = edge[-PX_PER_MM:, :] = 1
+    edge[:, :PX_PER_MM] = edge[:, -PX_PER_MM:] = 1
+    ink[edge > 0] = 0
+    rim = cv2.dilate(edge, np.ones((3, 3), np.uint8)) > 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    touching = set(np.unique(labels[(edge > 0) & (ink > 0)]).tolist())
-    boxes = []
+    touching = set(np.unique(labels[rim & (ink > 0)]).tolist())
+    boxes, below = [], []
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if i in touching or area < 6 or x > 0.16 * w or y > 0.22 * h:
+        if area < 6 or x > 0.16 * w or (i in touching and (bw > 0.2 * w or bh > 0.2 * h)):  # a frame line
             continue
-        if x + bw > 0.32 * w or y + bh > 0.36 * h:  # runs out of the corner: a picture frame or a pip
+        if x + bw > 0.32 * w or y + bh > 0.5 * h:  # runs out of the corner: a picture frame or a face pip
             continue
-        boxes.append((x, y, x + bw, y + bh))
+        if y <= 0.22 * h and y + bh <= 0.4 * h:
+            boxes.append((x, y, x + bw, y + bh))
+        else:
+            below.append((x, y, x + bw, y + bh))
     if not boxes:
         return None
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    # a large suit sign printed under a large rank (kde_nicu_white) starts lower: take it when it sits right
+    # under the rank, overlapping it sideways
+    for x0, y0, x1, y1 in sorted(below, key=lambda b: b[1]):
+        height = box[3] - box[1]
+        if y0 - box[3] <= 0.4 * height and min(x1, box[2]) - max(x0, box[0]) > 0.5 * (x1 - x0):
+            box = (min(box[0], x0), box[1], max(box[2], x1), max(box[3], y1))
+    return box
 
 
 def deck_index_boxes(images: dict[str, Image]) -> dict[str, tuple[int, int, int, int]]:

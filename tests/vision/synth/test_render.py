@@ -276,3 +276,17 @@ def test_a_packet_shows_its_side_and_keeps_its_top_card_exact() -> None:
     assert side.sum() > 30
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(float)
     assert grey[side].mean() > grey[ring].mean() + 40  # off-white card edges, not felt
+
+
+@pytest.mark.parametrize("deck", ["dondorf", "kde_penguins", "kde_nicu_white", "kde_standard"])
+@pytest.mark.parametrize("card", ["AS", "7H"])
+def test_the_index_box_holds_both_rank_and_suit(deck: str, card: str) -> None:
+    """Down the box: ink (the rank), a blank row, ink again (the suit sign). kde_penguins' rank touches its
+    thick outline and kde_nicu_white's suit sign sits low: the finder once boxed half of such an index."""
+    art = load_deck(find_deck(deck))[card]
+    x0, y0, x1, y1 = (round(v * 4) for v in art.index_box_mm)
+    patch = art.image[y0:y1, x0:x1]
+    ink = (np.abs(patch[:, :, :3].astype(int) - 255).sum(axis=2) > 150) & (patch[:, :, 3] > 128)
+    rows = ink.mean(axis=1) > 0.02
+    runs = np.flatnonzero(np.diff(rows.astype(int)) == 1).size + int(rows[0])
+    assert runs >= 2, (deck, card, (x0, y0, x1, y1))
