@@ -103,7 +103,11 @@ def scenes(deck: str, n: int, seed: int = 5000) -> list[tuple[Any, Any]]:
 
 
 def _named(dets: Any, truth: Any) -> tuple[int, int, int, int]:
-    """(visible indices, named right, detections, phantoms), as bench.vision counts them."""
+    """(visible indices, named right, detections, phantoms), as bench.vision counts them (card reads only:
+    face-down strips are not reads of a card)."""
+    from vision.detections import BACK
+
+    dets = dets[dets.class_id < BACK]
     seen = named = 0
     good = np.zeros(len(dets), bool)
     for c in truth.cards:
