@@ -73,7 +73,7 @@ class SolveResult:
     moves: tuple[Move, ...]
     """For ``SOLVED``: moves from the given position to the win, each legal in turn (``Table.play``)."""
     nodes: int
-    """Positions generated (pushed) by the search."""
+    """Positions generated (pushed) by the search (by both, where two best-first searches take turns)."""
     seconds: float
     """CPU seconds (``time.process_time``)."""
     closest: int | None = None

@@ -14,18 +14,24 @@ move once more before it can go up. ``g`` counts the steps on the way to a posit
 leaves a plateau once it has been searched around, instead of wandering down it depth-first. Where the
 foundations do not build up by suit from the ace (Canfield), the guide is greedy on 2 x face-down cards +
 cards not up, which searched better there.
+
+Where they do, moves that Klondike-Solver never makes (a run split for no gain, a card taken back from a
+foundation) cost more, and only the best few children of a position are queued at their own value, the rest
+later (``_Open.add``): a narrow beam first, as in Klondike-Solver's fast mode, without losing exhaustiveness.
 """
 
 from __future__ import annotations
 
 import heapq
+import itertools
+from collections.abc import Generator, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from engine.layout import BASE_ACE, SUIT_SAME
 from engine.moves import Move
 from engine.solver_rules import SolverRules, key_parts, solver_rules
-from engine.table import Stage, Table
+from engine.table import BASE_CODES, Stage, Table
 
 if TYPE_CHECKING:
     from engine.solver import Verdict, _Search
@@ -149,58 +155,223 @@ def guide(table: Table) -> int:
     return encoder_for(solver_rules(table.game)).encode(table.key())[2]
 
 
+PARTIAL_COST = 3
+"""Added to ``g`` for a tableau move that splits a face-up run without uncovering, emptying or freeing a card
+for a foundation (Klondike-Solver never makes one; here it only waits)."""
+FROM_FOUNDATION_COST = 3
+"""Added to ``g`` for a card taken back from a foundation."""
+BEST_CHILDREN = 1
+"""Of the new children of an expanded position, this many with the lowest ``h + g`` are queued as they are ..."""
+DEFER_COST = 20
+"""... and the others with this much more: the search first follows a narrow beam, like Klondike-Solver's
+fast mode (best three children, then two, then one), but every child stays queued, so an exhausted queue still
+means the whole space was searched."""
+
+_Child = tuple[int, int, int, tuple[Move, ...], bytes, object, int]
+"""(h + g, order made, g, the moves from the parent, canonical key, packed position, h) of a new child."""
+
+
+class _Open:
+    """The open positions of a best-first search, lowest ``h + g`` first (newest first among equals), with the
+    path back to the root of every position queued.
+
+    A position met again with a lower ``g`` before it is expanded is queued again and its old entry dropped
+    (an entry deferred as a sibling may be reached later in the beam); an expanded position is never queued
+    again, so each position is expanded at most once.
+    """
+
+    def __init__(self, canonical: bytes, h: int, packed: object) -> None:
+        self.parents: list[tuple[int, tuple[Move, ...], int, int]] = [(-1, (), 0, h)]
+        self.heap: list[tuple[int, int, int, object]] = [(h, 0, 0, packed)]
+        self.best: dict[bytes, int] = {canonical: 0}
+        self.dead = bytearray(1)
+        self.expanded = bytearray(1)
+        self.counter = 0
+
+    def pop(self) -> tuple[int, object] | None:
+        heap, dead = self.heap, self.dead
+        while heap:
+            _, _, node, packed = heapq.heappop(heap)
+            if not dead[node]:
+                self.expanded[node] = 1
+                return node, packed
+        return None
+
+    def known(self, canonical: bytes) -> bool:
+        """Whether ``canonical`` was expanded already (then it is never queued again)."""
+        node = self.best.get(canonical)
+        return node is not None and bool(self.expanded[node])
+
+    def add(self, parent: int, fresh: list[_Child], narrow: bool) -> None:
+        """Queue the new children of ``parent``; with ``narrow``, all but the best few are deferred."""
+        parents, best, dead = self.parents, self.best, self.dead
+        if narrow and len(fresh) > BEST_CHILDREN:
+            fresh.sort()
+        for rank, (f, _, g, sequence, canonical, packed, h) in enumerate(fresh):
+            if narrow and rank >= BEST_CHILDREN:
+                g += DEFER_COST
+                f += DEFER_COST
+            old = best.get(canonical)
+            if old is not None:
+                if self.expanded[old] or parents[old][2] <= g:
+                    continue
+                dead[old] = 1
+            parents.append((parent, sequence, g, h))
+            node = len(parents) - 1
+            best[canonical] = node
+            dead.append(0)
+            self.expanded.append(0)
+            self.counter += 1
+            heapq.heappush(self.heap, (f, -self.counter, node, packed))
+
+    def path(self, node: int) -> list[Move]:
+        return _path(self.parents, node)
+
+
+class _Costs:
+    """The extra path cost of a child's last move (``PARTIAL_COST``, ``FROM_FOUNDATION_COST``), for games whose
+    foundations build up by suit from the ace (elsewhere nothing is added)."""
+
+    def __init__(self, rules: SolverRules) -> None:
+        g = rules.g
+        self.index = g.index
+        self.tableau = frozenset(g.tableau)
+        self.foundations = g.foundations
+        self.foundation_set = frozenset(g.foundations)
+        self.accept = g.accept_codes
+        self.base_codes = [BASE_CODES.get(b, frozenset()) for b in g.base]
+
+    def wanted_up(self, cards: Sequence[Sequence[int]]) -> set[int]:
+        """The cards that the foundations take next."""
+        ups: set[int] = set()
+        for f in self.foundations:
+            pile = cards[f]
+            ups.update(self.accept[f][pile[-1]] if pile else self.base_codes[f])
+        return ups
+
+    def cost(
+        self, sequence: tuple[Move, ...], cards: Sequence[Sequence[int]], down: Sequence[int], ups: set[int]
+    ) -> int:
+        last = sequence[-1]
+        i = self.index[last.src]
+        if i in self.tableau:
+            if self.index[last.dst] in self.tableau:
+                pile = cards[i]
+                n = len(pile) - last.count
+                if n > down[i] and pile[n - 1] not in ups:
+                    return PARTIAL_COST
+        elif i in self.foundation_set:
+            return FROM_FOUNDATION_COST
+        return 0
+
+
 def best_first(search: _Search) -> Verdict:
-    if search.table.game.hooks is None and not search.table.faces:
-        return best_first_plain(search)
-    return best_first_table(search)
+    """Two searches taking turns (``SLICES``) where foundations build up by suit from the ace: the steered one
+    (suspect moves cost more, a narrow beam first) and the plain ``h + g`` one. Either may answer: both are
+    exhaustive. Elsewhere the plain search alone."""
+    from engine.solver import Budget, Verdict, _Search  # a cycle: engine.solver imports this module
+
+    steps = _plain_steps if search.table.game.hooks is None and not search.table.faces else _table_steps
+    if not encoder_for(search.rules).by_suit:
+        return _finish(steps(search, narrow=False))
+    other = _Search(search.table.copy(), Budget(nodes=None, seconds=None), None, search.start)
+    other.deadline = search.deadline
+    total = search.max_nodes
+    turns = itertools.cycle(
+        ((search, steps(search, narrow=True), SLICES[0]), (other, steps(other, narrow=False), SLICES[1]))
+    )
+    for each, run, size in turns:
+        spent = search.nodes + other.nodes
+        if (total is not None and spent >= total) or each._out_of_time():
+            search.nodes = spent
+            near = [c for c in (search.closest, other.closest) if c is not None]
+            search.closest = min(near) if near else None
+            return Verdict.UNKNOWN
+        each.max_nodes = each.nodes + (size if total is None else min(size, total - spent))
+        try:
+            next(run)
+        except StopIteration as stop:
+            verdict: Verdict = stop.value  # solved or exhausted: either search may answer
+            search.nodes += other.nodes
+            if each is other:
+                search.path = other.path
+                search.closest = other.closest
+            return verdict
+    raise AssertionError("unreachable")
+
+
+SLICES = (8192, 4096)
+"""Nodes the steered search, then the plain one, runs before the other takes its turn: two thirds of the
+budget for the steered search, which decides more deals alone; the plain one catches most of the deals that the
+beam misses early (three of seeds 0-88 that the plain search had solved within 30,000 nodes)."""
+
+_Steps = Generator[None, None, "Verdict"]
+"""A search that pauses (yields) when its node budget is spent or its time is up, and returns its verdict."""
+
+
+def _finish(steps: _Steps) -> Verdict:
+    """Run ``steps`` once: a pause means the budget is spent."""
+    from engine.solver import Verdict  # a cycle: engine.solver imports this module
+
+    try:
+        next(steps)
+    except StopIteration as stop:
+        verdict: Verdict = stop.value
+        return verdict
+    return Verdict.UNKNOWN
 
 
 def best_first_table(search: _Search) -> Verdict:
+    return _finish(_table_steps(search, narrow=True))
+
+
+def _table_steps(search: _Search, narrow: bool) -> _Steps:
+    """``best_first`` by pushing moves on a table: for games with hooks or odd face patterns."""
     from engine.solver import Verdict  # a cycle: engine.solver imports this module
 
     root = search.table
     encoder = encoder_for(search.rules)
     stale = encoder.by_suit
+    costs = _Costs(search.rules)
+    steer = narrow and stale
     canonical, packed, h = encoder.encode(root.key())
     closest = h
-    seen: set[bytes] = {canonical}
-    # Per open or expanded position: (parent, the moves from it, g, h).
-    parents: list[tuple[int, tuple[Move, ...], int, int]] = [(-1, (), 0, h)]
-    heap: list[tuple[int, int, int, _Packed]] = [(h, 0, 0, packed)]
-    counter = 0
-    max_nodes = search.max_nodes if search.max_nodes is not None else -1
+    frontier = _Open(canonical, h, packed)
+    parents = frontier.parents
     encode = encoder.encode
-    heappush, heappop = heapq.heappush, heapq.heappop
-    while heap:
-        _, _, node, packed = heappop(heap)
-        table = unpack(root, packed)
+    while (popped := frontier.pop()) is not None:
+        node, state = popped
+        table = unpack(root, cast(_Packed, state))
         search.table = table
         children = search._children()
         if children is None:
-            search.path = _path(parents, node)
+            search.path = frontier.path(node)
             search.closest = 0
             return Verdict.SOLVED
         _, _, node_g, node_h = parents[node]
+        cards, down = key_parts(table.key())
+        ups = costs.wanted_up(cards) if steer else set()
         push, pop, key_of = table.push, table.pop, table.key
+        fresh: list[_Child] = []
         for sequence in children:
-            if search.nodes == max_nodes or (search.nodes % 1024 == 0 and search._out_of_time()):
+            while search.nodes == search.max_nodes or (search.nodes % 1024 == 0 and search._out_of_time()):
                 search.closest = closest
-                return Verdict.UNKNOWN
+                yield  # out of budget: the caller may give more nodes and resume, or stop here
             for move in sequence:
                 push(move)
             search.nodes += 1
             canonical, packed, h = encode(key_of())
-            if canonical not in seen:
-                seen.add(canonical)
-                if h < closest:
-                    closest = h
-                g = node_g if h < node_h or not stale else node_g + 1
-                parents.append((node, sequence, g, h))
-                counter += 1
-                # Newest first among equals: a depth-first flavour inside each class.
-                heappush(heap, (h + g, -counter, len(parents) - 1, packed))
             for _ in sequence:
                 pop()
+            if frontier.known(canonical):
+                continue
+            if h < closest:
+                closest = h
+            g = node_g if h < node_h or not stale else node_g + 1
+            if steer:
+                g += costs.cost(sequence, cards, down, ups)
+            fresh.append((h + g, len(fresh), g, sequence, canonical, packed, h))
+        frontier.add(node, fresh, steer)
     search.closest = closest
     return Verdict.UNSOLVABLE
 
@@ -292,6 +463,10 @@ def _unpack_plain(data: bytes) -> tuple[list[bytes], list[int]]:
 
 def best_first_plain(search: _Search) -> Verdict:
     """``best_first`` for a game without hooks: children are made on packed piles, not pushed on a table."""
+    return _finish(_plain_steps(search, narrow=True))
+
+
+def _plain_steps(search: _Search, narrow: bool) -> _Steps:
     from engine.solver import Verdict  # a cycle: engine.solver imports this module
 
     root = search.table
@@ -299,39 +474,41 @@ def best_first_plain(search: _Search) -> Verdict:
     game = root.game
     encoder = encoder_for(rules)
     stale = encoder.by_suit
+    costs = _Costs(rules)
+    steer = narrow and stale
     plain = _Plain(search, encoder)
     key = root.key()
     canonical, _, h = encoder.encode(key)
     closest = h
     cards, down0 = key_parts(key)
-    seen: set[bytes] = {canonical}
-    parents: list[tuple[int, tuple[Move, ...], int, int]] = [(-1, (), 0, h)]
     start = b"".join(bytes(p) + _TAIL[d] for p, d in zip(cards, down0, strict=True))
-    heap: list[tuple[int, int, int, bytes, int, bool]] = [(h, 0, 0, start, root.passes, root.waste_played)]
-    counter = 0
-    max_nodes = search.max_nodes if search.max_nodes is not None else -1
-    heappush, heappop = heapq.heappush, heapq.heappop
+    frontier = _Open(canonical, h, (start, root.passes, root.waste_played))
+    parents = frontier.parents
     apply = plain.apply
     contribution = encoder.contribution
     groups = rules.groups
     key_passes = rules.key_passes
     key_played = rules.key_played
-    while heap:
-        _, _, node, data, passes, played = heappop(heap)
+    known = frontier.known
+    while (popped := frontier.pop()) is not None:
+        node, state = popped
+        data, passes, played = cast(tuple[bytes, int, bool], state)
         piles, down = _unpack_plain(data)
-        table = Table(game, [list(p) for p in piles], down, passes=passes, waste_played=played, stage=Stage.PLAY)
+        table = Table(game, piles, down, passes=passes, waste_played=played, stage=Stage.PLAY)
         search.table = table
         children = search._children()
         if children is None:
-            search.path = _path(parents, node)
+            search.path = frontier.path(node)
             search.closest = 0
             return Verdict.SOLVED
         _, _, node_g, node_h = parents[node]
         tails = [pile + _TAIL[d] for pile, d in zip(piles, down, strict=True)]
+        ups = costs.wanted_up(piles) if steer else set()
+        fresh: list[_Child] = []
         for sequence in children:
-            if search.nodes == max_nodes or (search.nodes % 1024 == 0 and search._out_of_time()):
+            while search.nodes == search.max_nodes or (search.nodes % 1024 == 0 and search._out_of_time()):
                 search.closest = closest
-                return Verdict.UNKNOWN
+                yield  # out of budget: the caller may give more nodes and resume, or stop here
             child = piles.copy()
             child_down = down.copy()
             child_passes, child_played, touched = apply(child, child_down, passes, played, sequence)
@@ -352,14 +529,16 @@ def best_first_plain(search: _Search) -> Verdict:
             if key_played:
                 parts.append(b"\xfd\x01" if child_played else b"\xfd\x00")
             canonical = b"".join(parts)
-            if canonical not in seen:
-                seen.add(canonical)
-                if h < closest:
-                    closest = h
-                g = node_g if h < node_h or not stale else node_g + 1
-                parents.append((node, sequence, g, h))
-                counter += 1
-                heappush(heap, (h + g, -counter, len(parents) - 1, b"".join(child_tails), child_passes, child_played))
+            if known(canonical):
+                continue
+            if h < closest:
+                closest = h
+            g = node_g if h < node_h or not stale else node_g + 1
+            if steer:
+                g += costs.cost(sequence, piles, down, ups)
+            packed = (b"".join(child_tails), child_passes, child_played)
+            fresh.append((h + g, len(fresh), g, sequence, canonical, packed, h))
+        frontier.add(node, fresh, steer)
     search.closest = closest
     return Verdict.UNSOLVABLE
 

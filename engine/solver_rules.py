@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
+from engine.cards import RANK_OF
 from engine.layout import BASE_ACE, BASE_KING, BASE_NONE, SUIT_SAME, GameIndex, game_index
 from engine.moves import Move
 from engine.rules import Game, Role
@@ -43,6 +44,9 @@ class SolverRules:
     leaves: frozenset[int]
     """Cards that nothing is ever built on outside the foundations and that can always go straight up (the
     aces, where each suit has foundations of its own built up from the ace); empty where that is not so."""
+    low_first: bool
+    """Where foundation cards come back: a card may still go up at once when every card of a lower rank is on
+    a foundation (each suit built up from the ace, every build downward, no spaces filled by rule)."""
     autofill: bool
     macros: bool
     """Stock turns only feed the waste: the search turns the stock only on the way to a waste play."""
@@ -100,6 +104,8 @@ def solver_rules(game: Game) -> SolverRules:
         and all(g.suit_rule[i] == SUIT_SAME and g.base[i] == BASE_ACE for i in g.foundations)
     )
     leaves = frozenset(code for code in range(52) if not builders[code] and code % 13 == 0) if by_suit else frozenset()
+    builds_down = all(RANK_OF[b] < RANK_OF[code] for code in range(52) for b in builders[code])
+    no_fill_rule = game.autofill_from is None and not any(fallback for _, fallback in g.space_fallback)
     auto: set[str] = set()
     for spec in game.piles if plain else ():
         # Playing a waste card changes which cards later passes turn up when more than one is turned at a
@@ -120,6 +126,7 @@ def solver_rules(game: Game) -> SolverRules:
         auto_sources=frozenset(auto),
         gives_back=gives_back,
         leaves=leaves,
+        low_first=plain and game.packs == 1 and gives_back and by_suit and builds_down and no_fill_rule,
         autofill=game.autofill_from is not None,
         macros=plain and g.stock >= 0 and g.waste >= 0,
         key_passes=game.stock.passes is not None,
@@ -174,6 +181,7 @@ def safe_move(rules: SolverRules, cards: Cards, moves: list[Move]) -> Move | Non
     """
     index = rules.index
     on_foundations: dict[int, int] | None = None
+    low: int | None = None
     for move in moves:
         if rules.role[move.dst] is not Role.FOUNDATION or move.src not in rules.auto_sources:
             continue
@@ -187,6 +195,11 @@ def safe_move(rules: SolverRules, cards: Cards, moves: list[Move]) -> Move | Non
         if rules.gives_back:
             if all(code in rules.leaves for code in wanted):
                 return move
+            if rules.low_first:
+                if low is None:
+                    low = min(len(cards[i]) for i in rules.g.foundations)
+                if RANK_OF[card] <= low + 1:
+                    return move
             continue
         if on_foundations is None:
             on_foundations = {}
@@ -240,6 +253,7 @@ def rank_moves(
     group_of = rules.group_of
     ranked: list[tuple[int, int, int, Move]] = []
     empty_targets: set[tuple[str, int, int]] = set()
+    low = -1
     for n, move in enumerate(moves):
         i = index[move.src]
         j = index[move.dst]
@@ -261,6 +275,11 @@ def rank_moves(
         elif src_role is Role.STOCK or dst_role is Role.STOCK:
             cls = STOCK
         elif src_role is Role.FOUNDATION:
+            if rules.low_first:
+                if low < 0:
+                    low = min(len(cards[f]) for f in rules.g.foundations)
+                if RANK_OF[src[-1]] <= low + 1:
+                    continue  # it would go straight back up (``safe_move``): coming down gains nothing
             cls = FROM_FOUNDATION
         elif src_role is Role.TABLEAU and left > 0 and left == down[i]:
             cls = UNCOVERS

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -311,6 +312,22 @@ def test_every_game_is_searched_within_budget(game: str) -> None:
         assert result.verdict is Verdict.UNKNOWN
 
 
+@pytest.mark.parametrize("seed", [1, 30])
+def test_searches_taking_short_turns_still_answer(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The steered and the plain search pause and resume every few nodes: the answer still replays, and the
+    two together keep to the node budget."""
+    from engine import solver_best
+
+    monkeypatch.setattr(solver_best, "SLICES", (37, 23))
+    table = Table.dealt(find_game("klondike/draw3"), seed)
+    result = solve(table, Budget(nodes=60_000, seconds=None))
+    assert result.nodes <= 60_000
+    assert result.verdict is Verdict.SOLVED
+    assert replay(table, result.moves).foundation_count() == 52
+    lost = solve(position("draw3-unsolvable"), Budget(nodes=60_000, seconds=None))
+    assert lost.verdict is Verdict.UNSOLVABLE
+
+
 def test_node_budget_gives_unknown() -> None:
     result = solve(Table.dealt(find_game("klondike/draw3"), 4), Budget(nodes=500, seconds=None))
     assert result.verdict is Verdict.UNKNOWN
@@ -356,6 +373,54 @@ def test_draw3_plays_only_aces_and_twos_automatically() -> None:
     assert safe_move(rules, key_parts(table.key())[0], table.generate_moves()) is None
     waste = make_table("klondike/draw3", {"f1": "AH", "w": "2H"})
     assert safe_move(rules, key_parts(waste.key())[0], waste.generate_moves()) is None
+
+
+def test_draw3_plays_a_card_up_once_every_lower_card_is_up() -> None:
+    # Every two is up: no card that could ever be built on the three of hearts (or on what builds on it) is
+    # left in play, so it goes up at once although foundation cards may come back.
+    rules = solver_rules(find_game("klondike/draw3"))
+    low = {"f1": "AH 2H", "f2": "AC 2C", "f3": "AS 2S", "f4": "AD 2D"}
+    table = make_table("klondike/draw3", {**low, "t1": "3H", "t2": "KS"})
+    assert str(safe_move(rules, key_parts(table.key())[0], table.generate_moves())) == "t1>f1"
+    four = make_table("klondike/draw3", {**low, "f1": "AH 2H 3H", "t1": "4H", "t2": "KS"})
+    assert safe_move(rules, key_parts(four.key())[0], four.generate_moves()) is None
+
+
+def random_draw3_ending(seed: int) -> Table:
+    """A draw-3 position near the end: each suit up to a random height, the other cards shuffled into three
+    columns (some face down) and the stock."""
+    rng = random.Random(seed)
+    heights = [rng.randint(3, 9) for _ in range(4)]
+    piles = {f"f{n + 1}": run_of(suit, 1, heights[n]) for n, suit in enumerate("SHDC")}
+    rest = [RANKS[r - 1] + suit for n, suit in enumerate("SHDC") for r in range(heights[n] + 1, 14)]
+    rng.shuffle(rest)
+    stock = rest[: len(rest) // 3]
+    columns = rest[len(stock) :]
+    piles["s"] = " ".join(card.lower() for card in stock)
+    for n in range(3):
+        column = columns[n::3]
+        down = len(column) - rng.randint(1, 2)
+        piles[f"t{n + 1}"] = " ".join([card.lower() for card in column[:down]] + column[down:])
+    return make_table("klondike/draw3", piles, "play")
+
+
+def test_draw3_low_cards_rule_keeps_every_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draw-3 endings searched to the end with the rule for low cards (up at once, never back down) and
+    without it: the same verdict, over both won and lost endings."""
+    import dataclasses
+
+    from engine import solver
+
+    endings = [random_draw3_ending(seed) for seed in range(30)]
+    budget = Budget(nodes=8_000, seconds=None)
+    ours = [solve(table, budget).verdict for table in endings]
+    off = dataclasses.replace(solver_rules(find_game("klondike/draw3")), low_first=False)
+    monkeypatch.setattr(solver, "solver_rules", lambda game: off)
+    without = [solve(table, budget).verdict for table in endings]
+    decided = [(one, other) for one, other in zip(ours, without, strict=True) if Verdict.UNKNOWN not in (one, other)]
+    assert [one for one, _ in decided] == [other for _, other in decided]
+    assert Verdict.SOLVED in [one for one, _ in decided]
+    assert Verdict.UNSOLVABLE in [one for one, _ in decided]
 
 
 # ----------------------------------------------------------------- the command
