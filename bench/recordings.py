@@ -604,7 +604,8 @@ def report(results: list[Result], reader_kind: str, seconds: float | None = None
     print("| recording | kind | moves | exact | illegal flagged | false alarms | unclear | misdeal | speed wall/CPU |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
-        misdeal = ("ok" if r.misdeal_ok else "WRONG") + (f" ({r.misdeal_reported[:60]})" if r.misdeal_reported else "")
+        verdict = "ok" if r.misdeal_ok else "missed" if r.misdeal_expected and not r.misdeal_reported else "WRONG"
+        misdeal = verdict + (f" ({r.misdeal_reported[:60]})" if r.misdeal_reported else "")
         print(
             f"| {r.name} | {r.kind} | {r.true_moves} | {r.exact}/{r.true_moves} | {r.illegal_flagged}/{r.illegal_true}"
             f" | {r.false_alarms} | {r.unclear} | {misdeal if r.misdeal_expected or r.misdeal_reported else '-'}"
