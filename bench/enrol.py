@@ -30,6 +30,7 @@ import numpy as np
 from calibration.deck import TEMPERATURE, DeckProfile, match_probabilities
 from vision.cards import NAMES, class_of
 from vision.deckmatch import classify_and_embed, enrol_image
+from vision.detections import BACK
 from vision.recognise import Recogniser, load_recogniser, recognise
 
 DEFAULT_DECK = "kde_penguins"
@@ -105,8 +106,6 @@ def scenes(deck: str, n: int, seed: int = 5000) -> list[tuple[Any, Any]]:
 def _named(dets: Any, truth: Any) -> tuple[int, int, int, int]:
     """(visible indices, named right, detections, phantoms), as bench.vision counts them (card reads only:
     face-down strips are not reads of a card)."""
-    from vision.detections import BACK
-
     dets = dets[dets.class_id < BACK]
     seen = named = 0
     good = np.zeros(len(dets), bool)

@@ -406,15 +406,7 @@ class Tracker:
             self._settled = False
             return [Event(EventKind.UNCLEAR, t, "please hold still, I am reading the table again", confidence=sure)]
         self._suspect = None
-        self._moved(model, after)
-        self.model, _ = reveal(after, seen, self.partial)
-        self._cache.clear()
-        self._slow.clear()
-        self._settled = True
-        self._confirm(evidence)
-        events = [
-            Event(EventKind.STILL, t, "the table is still", table=_view(self.model, self.partial), confidence=sure),
-        ]
+        events = [self._adopt(t, model, after, seen, evidence, sure)]
         ahead, then = legal_around
         if ahead:
             events.append(_moves_event(t, model, ahead, sure))
@@ -422,6 +414,17 @@ class Tracker:
         if then:
             events.append(_moves_event(t, table_after(model, (*ahead, Move.parse(notation))), then, sure))
         return events
+
+    def _adopt(self, t: float, model: Table, after: Table, seen: Table, evidence: Evidence, sure: float) -> Event:
+        """Make ``after`` (the model changed by the moves found) the model, with the cards ``seen`` reveals, and
+        say the table is still."""
+        self._moved(model, after)
+        self.model, _ = reveal(after, seen, self.partial)
+        self._cache.clear()
+        self._slow.clear()
+        self._settled = True
+        self._confirm(evidence)
+        return Event(EventKind.STILL, t, "the table is still", table=_view(self.model, self.partial), confidence=sure)
 
     def _once(self, kind: str, seen: Table, search: Callable[[], T]) -> T:
         key = (kind, seen.key())
@@ -452,14 +455,8 @@ class Tracker:
         for move in explanation.moves:
             after.push(move)
         sure = _change_confidence(model, after, evidence, 1)
-        self._moved(model, after)
-        self.model, _ = reveal(after, seen, self.partial)
-        self._cache.clear()
-        self._slow.clear()
-        self._settled = True
-        self._confirm(evidence)
         events = [
-            Event(EventKind.STILL, t, "the table is still", table=_view(self.model, self.partial), confidence=sure),
+            self._adopt(t, model, after, seen, evidence, sure),
             Event(
                 EventKind.MOVE,
                 t,
@@ -469,10 +466,12 @@ class Tracker:
                 sentences=explanation.sentences,
             ),
         ]
-        outcome = self.model.outcome()
+        adopted = self.model
+        assert adopted is not None  # _adopt set it
+        outcome = adopted.outcome()
         if outcome is not None and not self._ended:
             self._ended = True
-            score = self.model.score()
+            score = adopted.score()
             money = "" if score is None else f", score {'+' if score >= 0 else '-'}${abs(score)}"
             word = "won" if outcome is Outcome.WON else "blocked: no legal move is left"
             events.append(Event(EventKind.END, t, f"game {word}{money}"))

@@ -77,9 +77,8 @@ def _negatives(image: U8, truth: SceneTruth, rng: random.Random, n: int, side: f
     return crops
 
 
-def _shard(args: tuple[str, int, int, int] | tuple[str, int, int, int, float]) -> str:
-    out_dir, shard, scenes, seed = args[:4]
-    procedural = float(args[4]) if len(args) > 4 else 0.0
+def _shard(args: tuple[str, int, int, int, float]) -> str:
+    out_dir, shard, scenes, seed, procedural = args
     det_path = Path(out_dir) / f"det-{shard:04d}.npz"
     if det_path.exists():
         return f"shard {shard}: cached"
@@ -142,8 +141,7 @@ def generate(
 ) -> None:
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     n = (scenes + per_shard - 1) // per_shard
-    jobs: list[Any] = [(out_dir, i, per_shard, seed, procedural) if procedural else (out_dir, i, per_shard, seed)
-                       for i in range(n)]
+    jobs = [(out_dir, i, per_shard, seed, procedural) for i in range(n)]
     if workers <= 1:
         for j in jobs:
             print(_shard(j), flush=True)

@@ -27,11 +27,20 @@ import numpy.typing as npt
 
 from models.data import CROP, CROP_INDEX
 from vision.cards import NAMES
-from vision.synth.procedural import FONT_DIRS, fonts, ink, paste, suit_fonts, suit_glyph, suit_shape, text_mask
+from vision.synth.procedural import (  # NAMES order is suit-major: RANKS within SUITS
+    FONT_DIRS,
+    RANKS,
+    SUITS,
+    fonts,
+    ink,
+    paste,
+    suit_fonts,
+    suit_glyph,
+    suit_shape,
+    text_mask,
+)
 
 U8 = npt.NDArray[np.uint8]
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = "SHDC"  # NAMES order is suit-major: AS..KS, AH..KH, AD..KD, AC..KC
 SCALE = 4  # drawn at 4x, then shrunk: anti-aliased edges like a camera's
 SIDE = CROP * SCALE
 INDEX = CROP_INDEX * SCALE

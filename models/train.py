@@ -36,6 +36,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the message is the po
     ) from error
 
 from models.data import BACK, BACKGROUND, CROP, CROP_INDEX, load_classifier_data, load_detector_data
+from models.glyphs import cached_batch
 
 CLS_IN = 40  # classifier input side
 CLS_SPAN = 1.25  # crop side / index's longer side (inference uses the same ratio)
@@ -192,8 +193,6 @@ def train_classifier(
     rng = np.random.default_rng(seed)
     crops, labels = load_classifier_data(data)
     if procedural:  # indices in system fonts and drawn pips: many more "decks" than the rendered ones
-        from models.glyphs import cached_batch
-
         cache = Path(data.split(",")[0]).parent / "procedural"
         extra, extra_labels = cached_batch(cache, procedural, seed)
         crops, labels = np.concatenate([crops, extra]), np.concatenate([labels, extra_labels])

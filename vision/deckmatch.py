@@ -132,14 +132,18 @@ class Enrolment:
     cards: tuple[int, ...]  # the card class of each box
 
 
-def _candidates(image: U8, rec: Recogniser, source: str, rescale: bool = True) -> tuple[F32, npt.NDArray[np.float64]]:
-    """Index candidates (boxes, weight = detector score x not "not an index"), with ``rescale`` the detector
-    at a game's scale."""
+def _looks(
+    image: U8, rec: Recogniser, source: str, *, first_only: bool = False
+) -> list[tuple[F32, npt.NDArray[np.float64]]]:
+    """Index candidates (boxes, weight = detector score x not "not an index") of each look at the photo: the
+    detector at a game's scale first when that differs from the photo's, then at the photo's scale
+    (``first_only``: the first look alone)."""
     from vision.recognise import detect_indices
 
     boxes, det_score = detect_indices(image, rec)
     if len(boxes) == 0:
         raise EnrolmentError(f"{source or 'the photo'}: no cards found")
+    found = [(boxes, det_score)]
     # A photo of the whole deck shows indices smaller than a game does; the detector frames small indices
     # differently (looser), and prototypes must be framed as the game's crops will be. Look again with the
     # detector's input scaled so that indices reach it at the size of a game's (measured: +10 points of
@@ -148,13 +152,15 @@ def _candidates(image: U8, rec: Recogniser, source: str, rescale: bool = True) -
     side = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])[strong]))
     width = int(image.shape[1])
     det_width = int(np.clip(round(INDEX_AT_DETECTOR * width / max(side, 1.0) / 16) * 16, rec.det_width, width))
-    if rescale and det_width > rec.det_width * 1.15:
-        boxes, det_score = detect_indices(image, replace(rec, det_width=det_width))
-        if len(boxes) == 0:
-            raise EnrolmentError(f"{source or 'the photo'}: no cards found")
-    probs, _ = classify_and_embed(image, boxes, rec.classifier)
-    weight = np.asarray(det_score, np.float64) * (1.0 - probs[:, len(NAMES)])
-    return boxes, weight
+    if det_width > rec.det_width * 1.15:
+        scaled = detect_indices(image, replace(rec, det_width=det_width))
+        if len(scaled[0]):
+            found.insert(0, scaled)
+    looks = []
+    for b, score in found[:1] if first_only else found:
+        probs, _ = classify_and_embed(image, b, rec.classifier)
+        looks.append((b, np.asarray(score, np.float64) * (1.0 - probs[:, len(NAMES)])))
+    return looks
 
 
 def enrol_image(image: U8, rec: Recogniser, *, source: str = "") -> Enrolment:
@@ -166,9 +172,9 @@ def enrol_image(image: U8, rec: Recogniser, *, source: str = "") -> Enrolment:
     """
     best: Enrolment | None = None
     failure: EnrolmentError | None = None
-    for rescale in (True, False):
+    for boxes, weight in _looks(image, rec, source):
         try:
-            found = _enrol_look(image, rec, source, rescale)
+            found = _enrol_look(image, rec, source, boxes, weight)
         except EnrolmentError as error:
             failure = failure or error
             continue
@@ -181,9 +187,8 @@ def enrol_image(image: U8, rec: Recogniser, *, source: str = "") -> Enrolment:
     return best
 
 
-def _enrol_look(image: U8, rec: Recogniser, source: str, rescale: bool) -> Enrolment:
+def _enrol_look(image: U8, rec: Recogniser, source: str, boxes: F32, weight: npt.NDArray[np.float64]) -> Enrolment:
     classifier = rec.classifier
-    boxes, weight = _candidates(image, rec, source, rescale)
     keep = weight >= MIN_FOUND * float(np.max(weight))
     if keep.sum() < 2:
         raise EnrolmentError(f"{source or 'the photo'}: no cards found")
@@ -260,7 +265,7 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
             raise EnrolmentError(
                 f"{name}: not a card name (name each photo by its card: AS.jpg, 10H.png, QC.jpg...)"
             ) from None
-        boxes, weight = _candidates(image, rec, name)
+        boxes, weight = _looks(image, rec, name, first_only=True)[0]
         best = _corner_pair(boxes, weight)
         views = embed_views(image, boxes[best], rec.classifier)
         rows.append(views.reshape(-1, views.shape[-1]))

@@ -21,7 +21,7 @@ def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
 
     data = tmp_path / "data"
     data.mkdir()
-    assert "1 scenes" in _shard((str(data), 0, 1, 0))
+    assert "1 scenes" in _shard((str(data), 0, 1, 0, 0.0))
     crops, labels = load_classifier_data(str(data))
     assert crops.shape[1:] == (64, 64, 3)
     assert len(crops) == len(labels) > 10

@@ -16,7 +16,6 @@ import functools
 import itertools
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -27,7 +26,7 @@ from engine.errors import CadoganError
 
 U8 = npt.NDArray[np.uint8]
 F64 = npt.NDArray[np.float64]
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # vision.synth.artwork's order
 SUITS = "SHDC"
 SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 FONT_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/opentype")
@@ -208,7 +207,7 @@ class _Style:
         if not fonts():
             raise CadoganError(f"procedural decks need fonts: none under {', '.join(FONT_DIRS)}; {FONT_HINT}")
         rng = np.random.default_rng(seed)
-        self.rng = rng
+        self.rng, self.seed = rng, seed
         self.w, self.h = width, height
         self.font = fonts()[int(rng.integers(len(fonts())))]
         self.condense = rng.uniform(0.8, 1.15)
@@ -313,7 +312,8 @@ class _Style:
         # a court card: a framed picture, mirrored top to bottom, with the rank's letter and the suit in it
         x0, y0, x1, y1 = round(left - 0.04 * self.w), round(top - 0.04 * self.h), round(right + 0.04 * self.w), round(
             bottom + 0.04 * self.h)
-        rng = np.random.default_rng(abs(hash((rank, suit))) % (1 << 32))
+        # one picture per court card, the same in every process (hash() of a str is salted per process)
+        rng = np.random.default_rng([self.seed, RANKS.index(rank), SUITS.index(suit)])
         cells = self.court_colours[rng.integers(0, 4, (6, 4))]
         half = cv2.resize(cells, (x1 - x0, (y1 - y0) // 2), interpolation=cv2.INTER_NEAREST)
         picture = np.vstack([half, half[::-1, ::-1]])
@@ -351,10 +351,3 @@ def procedural_deck(seed: int, width: int, height: int) -> dict[str, tuple[U8, t
             out[rank + suit] = (_with_corners(face, style.radius), box)
     out["back"] = (_with_corners(style.back, style.radius), (0, 0, 0, 0))
     return out
-
-
-def sample_sheet(seed: int, width: int = 126, height: int = 176) -> Any:
-    """A few cards of deck ``seed`` side by side (for a look)."""
-    deck = procedural_deck(seed, width, height)
-    cards = [deck[n][0][:, :, :3] for n in ("AS", "7H", "10D", "QC", "KS", "back")]
-    return np.hstack(cards)

@@ -96,3 +96,21 @@ def test_a_scene_dealt_with_a_procedural_deck_has_exact_truth() -> None:
         assert max(scores, key=scores.__getitem__) == c.card
         checked += 1
     assert checked == 5
+
+
+def test_a_deck_is_the_same_in_every_process() -> None:
+    """Training data must be reproducible: nothing may depend on Python's per-process string hashing."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import hashlib; from vision.synth.procedural import procedural_deck; d = procedural_deck(3, 126, 176); "
+        "print(hashlib.sha256(b''.join(d[n][0].tobytes() for n in ('QS', 'KH', 'JD', '7C', 'back'))).hexdigest())"
+    )
+    digests = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
