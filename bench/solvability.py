@@ -31,7 +31,7 @@ from engine.table import Table
 
 GAMES = ("klondike/draw3", "klondike/modern", "klondike", "canfield", "canfield/modern", "general-sedgewick")
 
-# Blake & Gent's abstract gives 81.956 % +- 0.096 % for "Klondike": the same draw-3 game, an earlier run.
+# Blake & Gent's abstract gives 81.956 % +- 0.096 % for thoughtful "Klondike", as far as we can tell draw 3.
 # We know of no published draw-1 figure for this variant: our 2,000 deals prove at least 86.8 % solvable.
 PUBLISHED = {
     "klondike/draw3": "81.945 % ± 0.084 % (Blake & Gent)",
