@@ -157,8 +157,17 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
         index = len(child.codes(pile)) - 1
         at_place = _seen_card(child, seen, pile, index, partial)
         options = [at_place] if at_place != UNKNOWN else list(dict.fromkeys(fresh))
-        children = [_with_card(c, pile, index, code) for c in children for code in options]
+        # A card the table already holds as often as the game's packs allow cannot be turned up again
+        # (an earlier move of the same sequence may have taken it): no child with a duplicate card.
+        grown = [
+            _with_card(c, pile, index, code) for c in children for code in options if _copies(c, code) < c.game.packs
+        ]
+        children = grown or children
     return children
+
+
+def _copies(table: Table, code: int) -> int:
+    return sum(table.codes(pile).count(code) for pile in table.pile_ids)
 
 
 def _with_card(table: Table, pile: str, index: int, code: int) -> Table:

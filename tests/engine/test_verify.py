@@ -12,7 +12,7 @@ from engine.games import find_game
 from engine.moves import Move
 from engine.table import Stage, Table
 from engine.testing import camera_view, hide_face_down, make_table
-from engine.verify import explain, verify_tables, why_illegal
+from engine.verify import _children, explain, verify_tables, why_illegal
 
 
 def after(table: Table, *moves: str) -> Table:
@@ -139,3 +139,19 @@ def test_partial_reading_names_an_illegal_move() -> None:
     result = explain(table, camera_view(moved), partial=True)
     assert result is not None
     assert result.reason == "red 7 on red 8 is not allowed: colours must alternate"
+
+
+def test_a_card_turned_up_is_never_given_an_identity_the_table_already_holds(deal: Table) -> None:
+    hidden = hide_face_down(deal)
+    move = Move.parse("t2>t1")
+    seen = after(hidden, "t2>t1")  # the turned-up card is face up but not read
+    assert seen.codes("t2")[-1] == UNKNOWN
+    on_table = hidden.codes("t1")[-1]
+    not_on_table = deal.codes("t7")[0]  # face down in the deal: unknown to the model
+    children = _children(hidden, move, seen, [on_table, not_on_table], partial=False)
+    tops = [child.codes("t2")[-1] for child in children]
+    assert on_table not in tops
+    assert tops == [not_on_table]
+    # Only cards the table holds: the turned-up card stays unknown rather than becoming a duplicate.
+    alone = _children(hidden, move, seen, [on_table], partial=False)
+    assert [child.codes("t2")[-1] for child in alone] == [UNKNOWN]
