@@ -12,7 +12,7 @@ This package does not import vision: the embeddings arrive as numpy arrays.
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,9 @@ class DeckProfile:
     model: str  # fingerprint of the classifier that made the embeddings
     temperature: float = TEMPERATURE
     source: str = ""  # what it was enrolled from, for messages
+    # Embeddings of things on the enrolment photo that are not indices (this deck's pips, pictures, frames):
+    # a read nearer to one of them than to every card is not an index (DESIGN: no phantom cards).
+    negatives: F32 = field(default_factory=lambda: np.zeros((0, 0), np.float32))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DeckProfile):
@@ -51,6 +54,8 @@ class DeckProfile:
             and self.source == other.source
             and self.embeddings.shape == other.embeddings.shape
             and bool(np.array_equal(self.embeddings, other.embeddings))
+            and self.negatives.shape[0] == other.negatives.shape[0]
+            and bool(np.array_equal(self.negatives, other.negatives))
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -67,7 +72,9 @@ class DeckProfile:
             "labels": list(self.labels),
             "dim": int(self.embeddings.shape[1]),
             # float16, base64: 52 cards x 4 views x 512 numbers would be half a megabyte of JSON text
-            "embeddings": base64.b64encode(self.embeddings.astype("<f2").tobytes()).decode("ascii"),
+            "embeddings": _b64(self.embeddings),
+            # written only when there are some: profiles enrolled before negatives read as they were
+            **({"negatives": _b64(self.negatives)} if len(self.negatives) else {}),
         }
 
     @classmethod
@@ -87,28 +94,55 @@ class DeckProfile:
             r.problems.append(f"{r._name('labels')}: expected 1 to {MAX_ROWS} entries, found {len(labels_raw)}")
         else:
             labels = list(labels_raw)
-        text = r.text("embeddings")
-        try:
-            raw = base64.b64decode(text.encode("ascii"), validate=True)
-        except (ValueError, UnicodeEncodeError):
-            r.problems.append(f"{r._name('embeddings')}: not base64 text")
+        emb = _unit_rows(r, "embeddings", dim, len(labels)) if labels and dim > 0 else None
+        negatives = (
+            _unit_rows(r, "negatives", dim, None) if "negatives" in r.data and dim > 0 else np.zeros((0, 0), np.float32)
+        )
+        if r.problems or not labels or emb is None or negatives is None:
             return None
-        if not labels:
-            return None
-        if len(raw) != len(labels) * dim * 2:
-            r.problems.append(
-                f"{r._name('embeddings')}: expected {len(labels)} x {dim} float16 numbers,"
-                f" found {len(raw) // 2} numbers"
-            )
-            return None
-        emb = np.frombuffer(raw, "<f2").astype(np.float32).reshape(len(labels), dim)
-        norms = np.linalg.norm(emb, axis=1)
-        if not np.all(np.isfinite(emb)) or np.any(np.abs(norms - 1.0) > 0.01):
-            r.problems.append(f"{r._name('embeddings')}: not unit-length finite vectors")
-            return None
-        if r.problems:
-            return None
-        return cls(tuple(labels), emb, model, temperature, source)
+        return cls(tuple(labels), emb, model, temperature, source, negatives)
+
+
+def _b64(rows: F32) -> str:
+    # float16, base64: 52 cards x 4 views x 512 numbers would be half a megabyte of JSON text
+    return base64.b64encode(rows.astype("<f2").tobytes()).decode("ascii")
+
+
+def _unit_rows(r: Reader, key: str, dim: int, rows: int | None) -> F32 | None:
+    """Unit-length float16 rows of ``dim`` numbers under ``key`` (``rows`` of them, when known), else None
+    with the problem added to ``r``."""
+    text = r.text(key)
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        r.problems.append(f"{r._name(key)}: not base64 text")
+        return None
+    if rows is None and (len(raw) % (dim * 2) or len(raw) // (dim * 2) > MAX_ROWS):
+        r.problems.append(f"{r._name(key)}: expected up to {MAX_ROWS} rows of {dim} float16 numbers")
+        return None
+    count = len(raw) // (dim * 2) if rows is None else rows
+    if len(raw) != count * dim * 2:
+        r.problems.append(f"{r._name(key)}: expected {count} x {dim} float16 numbers, found {len(raw) // 2} numbers")
+        return None
+    emb = np.frombuffer(raw, "<f2").astype(np.float32).reshape(count, dim)
+    norms = np.linalg.norm(emb, axis=1)
+    if not np.all(np.isfinite(emb)) or np.any(np.abs(norms - 1.0) > 0.01):
+        r.problems.append(f"{r._name(key)}: not unit-length finite vectors")
+        return None
+    return emb
+
+
+def index_similarity(embeddings: F32, deck: DeckProfile) -> F32:
+    """Each crop's best cosine similarity (n,) to one of the deck's card prototypes, or -1 where the crop is
+    nearer to something of the enrolment photo that is not an index (a pip, a court picture, a frame)."""
+    e = normalise(embeddings)
+    if len(e) == 0:
+        return np.zeros(0, np.float32)
+    card = (e @ deck.embeddings.T).max(1)
+    if len(deck.negatives):
+        card = np.where((e @ deck.negatives.T).max(1) > card, -1.0, card)
+    out: F32 = card.astype(np.float32)
+    return out
 
 
 def normalise(x: F32) -> F32:
@@ -116,9 +150,7 @@ def normalise(x: F32) -> F32:
     return out
 
 
-def match_probabilities(
-    probs: F32, embeddings: F32, deck: DeckProfile, *, weight: float = 0.0
-) -> F32:
+def match_probabilities(probs: F32, embeddings: F32, deck: DeckProfile, *, weight: float = 0.0) -> F32:
     """Card probabilities (n, 52) of index crops from their embeddings (n, dim) and this deck's prototypes.
 
     Softmax over the 52 cards of each crop's best cosine similarity to a card's prototypes, divided by the

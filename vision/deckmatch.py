@@ -37,6 +37,7 @@ ANGLES = (-12.0, 0.0, 12.0)
 SCALES = (0.9, 1.1)
 BLURS = (0.0, 1.0)
 MIN_FOUND = 0.2  # the weighted detector score (share of the best) a candidate needs to take part in the grid
+MAX_NEGATIVES = 256  # non-index crops kept from an enrolment photo (each both ways up)
 INDEX_AT_DETECTOR = 16.0  # px: an index's box side in the detector's input in a 1280 x 720 game render
 
 
@@ -47,10 +48,12 @@ def fingerprint(model: OnnxModel) -> str:
 
 def crops_of(frame: U8, boxes: F32) -> F32:
     """NCHW float crops of the boxes, as the classifier takes them (square, 1.25 x the longer side)."""
-    crops = np.stack([
-        square_crop(frame, float(x0 + x1) / 2, float(y0 + y1) / 2, CLS_SPAN * float(max(x1 - x0, y1 - y0)), CLS_IN)
-        for x0, y0, x1, y1 in boxes
-    ])
+    crops = np.stack(
+        [
+            square_crop(frame, float(x0 + x1) / 2, float(y0 + y1) / 2, CLS_SPAN * float(max(x1 - x0, y1 - y0)), CLS_IN)
+            for x0, y0, x1, y1 in boxes
+        ]
+    )
     out: F32 = np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))
     return out
 
@@ -73,8 +76,12 @@ def turned_crops(
                 m = np.asarray(cv2.getRotationMatrix2D((cx, cy), a, s), np.float64)
                 m[:, 2] += np.array([CLS_IN / 2 - cx, CLS_IN / 2 - cy])
                 crop = cv2.warpAffine(
-                    frame, m, (CLS_IN, CLS_IN), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_CONSTANT, borderValue=(128, 128, 128),
+                    frame,
+                    m,
+                    (CLS_IN, CLS_IN),
+                    flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=(128, 128, 128),
                 )
                 for sigma in blurs:
                     out.append(cv2.GaussianBlur(crop, (0, 0), sigma) if sigma > 0 else crop)
@@ -83,8 +90,12 @@ def turned_crops(
 
 
 def embed_views(
-    frame: U8, boxes: F32, classifier: OnnxModel, angles: tuple[float, ...] = ANGLES,
-    scales: tuple[float, ...] = SCALES, blurs: tuple[float, ...] = BLURS,
+    frame: U8,
+    boxes: F32,
+    classifier: OnnxModel,
+    angles: tuple[float, ...] = ANGLES,
+    scales: tuple[float, ...] = SCALES,
+    blurs: tuple[float, ...] = BLURS,
 ) -> F32:
     """Unit embeddings of every turned, scaled and blurred view of each box, both ways up: (n, views * 2, dim)."""
     x = turned_crops(frame, boxes, angles, scales, blurs)
@@ -226,10 +237,33 @@ def _enrol_look(image: U8, rec: Recogniser, source: str, boxes: F32, weight: npt
         )
     missing = [NAMES[k] for k in range(len(NAMES)) if k not in found]
     deck = DeckProfile(
-        tuple(label for label in labels for _ in range(views.shape[1])), rows.astype(np.float32),
-        fingerprint(classifier), source=source,
+        tuple(label for label in labels for _ in range(views.shape[1])),
+        rows.astype(np.float32),
+        fingerprint(classifier),
+        source=source,
+        negatives=negatives_of(image, boxes, chosen, classifier),
     )
     return Enrolment(deck, missing, boxes[chosen], tuple(labels))
+
+
+def negatives_of(image: U8, boxes: F32, chosen: list[int], classifier: OnnxModel) -> F32:
+    """Embeddings (both ways up) of the photo's candidates that are not indices: away from every enrolled
+    index and called "not an index" by the classifier (this deck's pips, court pictures, frames; the
+    strongest ``MAX_NEGATIVES``). Recognition drops a read nearer to one of them than to every card."""
+    if len(boxes) == 0:
+        return np.zeros((0, 0), np.float32)
+    probs, emb = classify_and_embed(image, boxes, classifier)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    if chosen:
+        away = np.linalg.norm(centres[:, None] - centres[chosen][None], axis=2).min(1) > sides
+    else:
+        away = np.ones(len(boxes), bool)
+    not_index = probs[:, len(NAMES)]
+    pick = np.nonzero(away & (not_index >= 0.5))[0]
+    pick = pick[np.argsort(-not_index[pick], kind="stable")][:MAX_NEGATIVES]
+    out: F32 = np.ascontiguousarray(emb[pick].reshape(-1, emb.shape[-1]), np.float32)
+    return out
 
 
 def _corner_pair(boxes: F32, weight: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
@@ -258,6 +292,7 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
     labels: list[int] = []
     rows: list[F32] = []
     crops: list[F32] = []
+    negatives: list[F32] = []
     for name, image in photos:
         try:
             card = class_of(name)
@@ -271,11 +306,20 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
         rows.append(views.reshape(-1, views.shape[-1]))
         labels += [card] * (len(best) * views.shape[1])
         crops += [boxes[int(b)] for b in best]
+        negatives.append(negatives_of(image, boxes, [int(b) for b in best], rec.classifier))
     if not labels:
         raise EnrolmentError(f"{source or 'the photos'}: no cards found")
     found = set(labels)
     missing = [NAMES[k] for k in range(len(NAMES)) if k not in found]
-    deck = DeckProfile(tuple(labels), np.concatenate(rows).astype(np.float32), fingerprint(rec.classifier),
-                       source=source)
+    kept = [n for n in negatives if len(n)]
+    # one card a photo: the first MAX_NEGATIVES * 2 rows (both ways up) over all photos
+    negative_rows = np.concatenate(kept)[: MAX_NEGATIVES * 2] if kept else np.zeros((0, 0), np.float32)
+    deck = DeckProfile(
+        tuple(labels),
+        np.concatenate(rows).astype(np.float32),
+        fingerprint(rec.classifier),
+        source=source,
+        negatives=negative_rows.astype(np.float32),
+    )
     per = len(labels) // max(len(crops), 1)
-    return Enrolment(deck, missing, np.array(crops, np.float32).reshape(-1, 4), tuple(labels[::max(per, 1)]))
+    return Enrolment(deck, missing, np.array(crops, np.float32).reshape(-1, 4), tuple(labels[:: max(per, 1)]))

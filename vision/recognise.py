@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.deck import DeckProfile, match_probabilities
+from calibration.deck import DeckProfile, index_similarity, match_probabilities
 from vision.cards import NAMES
 from vision.crops import square_crop
 from vision.detections import BACK, Detections
@@ -74,7 +74,7 @@ def deck_probs(frame: U8, boxes: F32, rec: Recogniser) -> tuple[F32, F32]:
     if len(boxes) == 0:
         return np.zeros((0, NOT_INDEX), np.float32), np.zeros(0, np.float32)
     probs, emb = classify_and_embed(frame, boxes, rec.classifier)
-    sims = (emb[:, 0] @ rec.deck.embeddings.T).max(1).astype(np.float32)
+    sims = index_similarity(emb[:, 0], rec.deck)  # -1 where nearer to a non-index of the enrolment photo
     return match_probabilities(probs, emb[:, 0], rec.deck, weight=rec.deck_weight), sims
 
 

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.deck import DeckProfile, match_probabilities
+from calibration.deck import DeckProfile, index_similarity, match_probabilities
 from calibration.errors import ProfileError
 from calibration.profile import Profile, load_deck, load_profile, save_profile
 from calibration.spread import find_grid
@@ -22,13 +22,18 @@ PHOTO = ("paris", 7)  # a training deck: its indices are found well
 MISSING = ("3S", "9S", "KS", "2H", "8H", "QH", "AD", "6D", "JD", "4C", "7C", "KC")
 
 
-def _deck(rows: int = 8, dim: int = 16) -> DeckProfile:
-    rng = np.random.default_rng(0)
-    e = rng.normal(size=(rows, dim)).astype(np.float32)
+def _unit(rows: int, dim: int, seed: int) -> np.ndarray:  # type: ignore[type-arg]
+    e = np.random.default_rng(seed).normal(size=(rows, dim)).astype(np.float32)
     e /= np.linalg.norm(e, axis=1, keepdims=True)
     e = e.astype(np.float16).astype(np.float32)  # what the file keeps
     e /= np.linalg.norm(e, axis=1, keepdims=True)
-    return DeckProfile(tuple(range(rows)), e, "sha256:0123", 0.1, "deck.jpg")
+    return e
+
+
+def _deck(rows: int = 8, dim: int = 16, negatives: int = 0) -> DeckProfile:
+    return DeckProfile(
+        tuple(range(rows)), _unit(rows, dim, 0), "sha256:0123", 0.1, "deck.jpg", negatives=_unit(negatives, dim, 1)
+    )
 
 
 def test_profile_with_a_deck_round_trips(tmp_path: Path) -> None:
@@ -40,6 +45,35 @@ def test_profile_with_a_deck_round_trips(tmp_path: Path) -> None:
     np.testing.assert_allclose(back.deck.embeddings, profile.deck.embeddings, atol=2e-3)  # type: ignore[union-attr]
     assert load_deck(str(path)).model == "sha256:0123"
     assert "deck" not in Profile("plain").to_json(), "profiles without a deck are written as before"
+
+
+def test_a_deck_with_negatives_round_trips_and_one_without_still_loads(tmp_path: Path) -> None:
+    with_negatives = Profile("desk", deck=_deck(negatives=5))
+    back = load_profile(str(save_profile(with_negatives, str(tmp_path / "n.json")))).deck
+    assert back is not None
+    assert back.negatives.shape == (5, 16)
+    np.testing.assert_allclose(back.negatives, with_negatives.deck.negatives, atol=2e-3)  # type: ignore[union-attr]
+    data = with_negatives.to_json()
+    del data["deck"]["negatives"]  # a profile enrolled before negatives were kept
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    old = load_deck(str(tmp_path / "old.json"))
+    assert len(old.negatives) == 0
+    assert len(old.labels) == 8
+    data["deck"]["negatives"] = "AAAA"  # 2 numbers: not rows of 16
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match=r"deck\.negatives: expected up to"):
+        load_profile(str(tmp_path / "bad.json"))
+
+
+def test_a_read_nearer_a_non_index_than_every_card_is_not_an_index() -> None:
+    deck = _deck(negatives=3)
+    near_card = deck.embeddings[2] + 0.1 * deck.negatives[0]
+    near_negative = deck.negatives[0] + 0.1 * deck.embeddings[2]
+    sims = index_similarity(np.stack([near_card, near_negative]), deck)
+    assert sims[0] > 0.9
+    assert sims[1] == -1.0
+    plain = index_similarity(np.stack([near_card, near_negative]), _deck(negatives=0))
+    assert plain[1] > 0.0, "without negatives the similarity to the nearest card is kept"
 
 
 @pytest.mark.parametrize(
@@ -124,6 +158,9 @@ def test_enrolment_of_a_rendered_spread(rec) -> None:  # type: ignore[no-untyped
     quality = enrolment_quality(enrolled.boxes, enrolled.cards, truth)
     assert quality["crops"] >= 90
     assert quality["crops_labelled_right"] >= 0.95 * quality["crops"], quality
+    # what is not an index is kept too (pips, pictures), and none of it is an enrolled index itself
+    assert len(deck.negatives) > 0
+    assert float((deck.negatives @ deck.embeddings.T).max()) < 0.999
 
 
 def test_enrolment_improves_reading_that_deck(rec) -> None:  # type: ignore[no-untyped-def]
@@ -159,7 +196,10 @@ def test_cli_40_cards_exits_2_with_one_line(tmp_path: Path) -> None:
     profile = tmp_path / "p.json"
     done = subprocess.run(
         [sys.executable, "-m", "cadogan", "calibrate", "deck", "--source", str(photo), "--profile", str(profile)],
-        capture_output=True, text=True, cwd=ROOT, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
@@ -187,19 +227,30 @@ def test_cli_enrols_then_see_uses_the_profile(tmp_path: Path) -> None:
     cli = [sys.executable, "-m", "cadogan"]
     done = subprocess.run(
         [*cli, "calibrate", "deck", "--source", str(photo), "--profile", str(profile)],
-        capture_output=True, text=True, cwd=ROOT, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert "enrolled 52 of 52 cards" in done.stdout
     assert load_deck(str(profile)).cards == frozenset(range(52))
     from bench.vision import _positions
 
-    table, _ = render_scene("klondike", _positions("klondike", 3), deck=PHOTO[0], seed=3,
-                            options=RenderOptions(max_tilt=20, hand_probability=0.0))
+    table, _ = render_scene(
+        "klondike",
+        _positions("klondike", 3),
+        deck=PHOTO[0],
+        seed=3,
+        options=RenderOptions(max_tilt=20, hand_probability=0.0),
+    )
     cv2.imwrite(str(tmp_path / "table.png"), table)
     done = subprocess.run(
         [*cli, "see", str(tmp_path / "table.png"), "--game", "klondike", "--deck-profile", str(profile)],
-        capture_output=True, text=True, cwd=ROOT, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
 
