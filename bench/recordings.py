@@ -418,6 +418,46 @@ def truth_reader(
     return read, state
 
 
+def truth_piles_reader(game: str, visible: list[dict[str, list[str]]], repeat: int, threads: int) -> tuple[Any, Any]:
+    """DIAGNOSTIC reader: the real recogniser's cards (names, confidences, misreads, misses), each card that is
+    visible in the frame put in the pile the render truth has it in (in the truth's order); a card that is not
+    visible stays where ``vision.assemble`` put it. It tells how far the recogniser's naming alone would let
+    the game be followed, were every card read into its right pile."""
+    from cadogan.watch import Reading
+    from vision.assemble import Observation, assemble, to_table
+    from vision.recognise import load_recogniser, recognise
+
+    recogniser = load_recogniser(threads=threads)
+    state = {"index": 0}
+
+    def read(image: Any) -> Reading:
+        shown = visible[min(len(visible) - 1, state["index"] // repeat)]
+        truth: dict[str, tuple[str, int]] = {}
+        for pile, names in shown.items():
+            if names and not pile.startswith(("t", "w")):
+                names = names[-1:]  # a squared packet shows its top card
+            for k, name in enumerate(names):
+                truth[name] = (pile, k)
+        observation = assemble(recognise(image, recogniser), game)
+        placed: dict[str, list[tuple[float, Any]]] = {pile: [] for pile in observation.piles}
+        for pile, cards in observation.piles.items():
+            for k, card in enumerate(cards):
+                where, at = truth.get(card.name, (pile, k))
+                placed.setdefault(where, []).append((at if card.name in truth else k - 0.5, card))
+        for card in observation.unplaced:
+            if card.name in truth:
+                where, at = truth[card.name]
+                placed.setdefault(where, []).append((at, card))
+        piles = {pile: tuple(card for _, card in sorted(cards, key=lambda c: c[0])) for pile, cards in placed.items()}
+        seen = [card for cards in piles.values() for card in cards]
+        if len(seen) < 3:
+            return Reading(None, 0.0)
+        table, _ = to_table(Observation(game, piles, ()))
+        return Reading(table, min(card.confidence for card in seen))
+
+    return read, state
+
+
 @dataclass(frozen=True, slots=True)
 class Noise:
     """DIAGNOSTIC reading errors at controlled rates, drawn independently for every frame."""
@@ -434,12 +474,12 @@ class Noise:
 
 
 def parse_reader(text: str) -> tuple[str, Noise | None]:
-    """``vision``, ``truth`` or ``noisy:drop=0.15,swap=0.03,phantom=0.02[,seed=N][,conf=C]``."""
-    if text in ("vision", "truth"):
+    """``vision``, ``truth``, ``vision+piles`` or ``noisy:drop=0.15,swap=0.03,phantom=0.02[,seed=N][,conf=C]``."""
+    if text in ("vision", "truth", "vision+piles"):
         return text, None
     kind, _, spec = text.partition(":")
     if kind != "noisy":
-        raise ValueError(f"unknown reader {text!r}: vision, truth or noisy:drop=D,swap=S,phantom=P")
+        raise ValueError(f"unknown reader {text!r}: vision, truth, vision+piles or noisy:drop=D,swap=S,phantom=P")
     values: dict[str, float] = {}
     for part in filter(None, spec.split(",")):
         name, _, value = part.partition("=")
@@ -539,6 +579,8 @@ def verify_recording(
     kind, noise = parse_reader(reader_kind)
     if kind in ("truth", "noisy"):
         reader, state = truth_reader(spec.game, record["visible"], record["repeat"], noise, spec.name)
+    elif kind == "vision+piles":
+        reader, state = truth_piles_reader(spec.game, record["visible"], record["repeat"], threads)
     else:
         reader = vision_reader(spec.game, threads=threads)
 
@@ -597,6 +639,7 @@ def report(results: list[Result], reader_kind: str, seconds: float | None = None
     label = {
         "truth": "DIAGNOSTIC: render truth as the reader (tracking only)",
         "vision": "real recogniser",
+        "vision+piles": "DIAGNOSTIC: the real recogniser's cards, each visible card put in its true pile",
     }.get(reader_kind, f"DIAGNOSTIC: render truth degraded ({reader_kind}) as the reader (tracking only)")
     if seconds is not None:
         label += f", first {seconds:g} s of each recording only"
@@ -642,7 +685,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reader",
         default="vision",
-        help="vision (default), or DIAGNOSTIC only: truth (the render truth), or noisy:drop=D,swap=S,phantom=P"
+        help="vision (default), or DIAGNOSTIC only: truth (the render truth), vision+piles (the recogniser's cards "
+        "in their true piles), or noisy:drop=D,swap=S,phantom=P"
         "[,seed=N][,conf=C] (the truth with each visible card dropped with probability D, misnamed with S, and "
         "a spurious card added per visible card with P, at random, independently per frame)",
     )
@@ -658,6 +702,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refresh", action="store_true", help="render again even when cached")
     parser.add_argument(
         "--seconds", type=float, help="verify only the first S seconds of each recording (a quick sample)"
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="onnxruntime threads per recogniser (default 1: on the shared 2-core machine a second thread costs "
+        "more processor time than it saves, see BENCHMARKS.md; 0: the cores divided among the jobs)",
     )
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args(argv)
@@ -682,7 +733,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(path, flush=True)
         return 0
     out.mkdir(parents=True, exist_ok=True)
-    threads = max(1, (os.cpu_count() or 2) // max(1, args.jobs))
+    threads = args.threads if args.threads > 0 else max(1, (os.cpu_count() or 2) // max(1, args.jobs))
     jobs = [(s, args.moves, str(cache), args.reader, threads, str(out), args.refresh, args.seconds) for s in specs]
     results: list[Result] = []
     with contextlib.ExitStack() as stack:

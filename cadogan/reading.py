@@ -6,16 +6,24 @@ from pathlib import Path
 
 from cadogan.overlay import Label
 from cadogan.watch import Image, Reader, Reading
+from engine.cards import parse_code
 
 
 def vision_reader(
-    game: str, models: str | Path | None = None, *, min_cards: int = 3, threads: int = 0,
+    game: str,
+    models: str | Path | None = None,
+    *,
+    min_cards: int = 3,
+    threads: int = 1,
     deck_profile: str | None = None,
 ) -> Reader:
     """Load the recognition models once; the reader then turns each frame into a ``Reading``.
 
     A frame with fewer than ``min_cards`` readable cards (a hand over the table, the camera moving) gives
-    no table, so it never takes part in the tracker's vote. ``threads``: for onnxruntime (0: its default).
+    no table, so it never takes part in the tracker's vote. ``threads``: for onnxruntime (0: its default, one
+    per core). One by default: the models are small and each frame is a small batch, so a second thread
+    mostly waits for the first; on a shared 2-core machine it tripled the processor time of a reading
+    (BENCHMARKS.md, issue 8) and made it slower by the clock too.
     ``deck_profile``: a profile with an enrolled deck (``cadogan calibrate deck``) whose prototypes name the cards.
     """
     from vision.assemble import assemble, to_table
@@ -37,6 +45,15 @@ def vision_reader(
             return Reading(None, 0.0, labels)
         table, _ = to_table(observation)
         confidence = min(card.confidence for card in seen)
-        return Reading(table, confidence, labels)
+        cards: dict[tuple[str, int], float] = {}
+        for pile, found in observation.piles.items():
+            if pile not in table.pile_ids:
+                continue
+            for card in found:
+                if card.name == "??":
+                    continue
+                code = parse_code(card.name)
+                cards[(pile, code)] = max(cards.get((pile, code), 0.0), float(card.confidence))
+        return Reading(table, confidence, labels, cards)
 
     return read

@@ -1,7 +1,9 @@
 """The session log: one JSON object per line, flushed as it is written, so a crash loses nothing.
 
 Events: ``start`` (game, source, reading: ``full`` or ``partial``), ``table`` (a still table the tracker
-accepted: the readings voted card by card and completed by the engine),
+accepted: the readings voted card by card and completed by the engine; ``confidence``, the tracker's
+confidence in the change, and ``cards``, per pile the confidence of each card the table lists there, in its
+order),
 ``move`` (legal moves explaining a change), ``illegal`` (a move against the rules, with the rule),
 ``misdeal`` (problems of the deal), ``hint``, ``warning``, ``end`` (outcome, score).
 ``cadogan verify`` reads the tables back.
@@ -10,8 +12,8 @@ accepted: the readings voted card by card and completed by the engine),
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -44,8 +46,14 @@ class SessionLog:
         self._file.write(json.dumps({"t": round(t, 3), "event": event, **fields}) + "\n")
         self._file.flush()
 
-    def table(self, t: float, table: Table, confidence: float) -> None:
-        self.write("table", t, table=table_to_json(table), confidence=round(confidence, 4))
+    def table(
+        self, t: float, table: Table, confidence: float, cards: Mapping[str, tuple[float, ...]] | None = None
+    ) -> None:
+        """A still table; ``cards``: per pile, the confidence of each of its cards (bottom first)."""
+        fields: dict[str, Any] = {"table": table_to_json(table), "confidence": round(confidence, 4)}
+        if cards:
+            fields["cards"] = {pile: [round(c, 4) for c in confs] for pile, confs in cards.items() if confs}
+        self.write("table", t, **fields)
 
     def close(self) -> None:
         self._file.close()
@@ -62,6 +70,16 @@ class LoggedTable:
     t: float
     table: Table
     confidence: float
+    cards: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    """Per pile, the confidence of each card of the table there, bottom first (empty: the log has none)."""
+
+    def card_confidences(self) -> dict[tuple[str, int], float]:
+        """(pile, card code) -> confidence, as a reader gives them (the tracker's ``CardConfidences``)."""
+        out: dict[tuple[str, int], float] = {}
+        for pile, confs in self.cards.items():
+            for code, conf in zip(self.table.codes(pile), confs, strict=True):
+                out[(pile, code)] = max(out.get((pile, code), 0.0), conf)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +135,30 @@ def read_session(path: str | Path) -> SessionRecord:
             table, _ = read_table(event["table"])
         except (CadoganError, KeyError) as error:
             raise SessionLogError(f"{file}: a table at t={event.get('t')} cannot be read: {error}") from None
-        tables.append(LoggedTable(float(event.get("t", 0.0)), table, float(event.get("confidence", 1.0))))
+        cards = _card_confidences(file, event, table)
+        tables.append(LoggedTable(float(event.get("t", 0.0)), table, float(event.get("confidence", 1.0)), cards))
     reading = events[0].get("reading")
     partial = reading == "partial" if reading is not None else _looks_partial(tables)
     game, source = str(events[0].get("game", "")), str(events[0].get("source", ""))
     return SessionRecord(game, source, tuple(tables), tuple(events), truncated, partial)
+
+
+def _card_confidences(file: Path, event: dict[str, Any], table: Table) -> dict[str, tuple[float, ...]]:
+    """A table event's per-card confidences, checked against its table (logs written before them have none)."""
+    raw = event.get("cards", {})
+    where = f"{file}: the card confidences of the table at t={event.get('t')}"
+    if not isinstance(raw, dict):
+        raise SessionLogError(f"{where} are not a mapping of piles")
+    out: dict[str, tuple[float, ...]] = {}
+    for pile, confs in raw.items():
+        if pile not in table.pile_ids:
+            raise SessionLogError(f"{where} name a pile the game does not have: {pile!r}")
+        if not isinstance(confs, list) or len(confs) != len(table.codes(pile)):
+            raise SessionLogError(f"{where} do not match the cards of {pile}")
+        if not all(isinstance(c, (int, float)) and not isinstance(c, bool) and 0.0 <= c <= 1.0 for c in confs):
+            raise SessionLogError(f"{where} are not numbers between 0 and 1 ({pile})")
+        out[pile] = tuple(float(c) for c in confs)
+    return out
 
 
 def _looks_partial(tables: list[LoggedTable]) -> bool:

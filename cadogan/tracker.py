@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial as bind
@@ -40,6 +40,10 @@ from engine.table import Outcome, Stage, Table
 from engine.verify import Explanation, agrees, explain, reveal, table_after, why_illegal
 
 T = TypeVar("T")
+
+CardConfidences = Mapping[tuple[str, int], float]
+"""A reading's confidence in each card it names: (pile, card code) -> confidence (0-1). A card not listed has
+the reading's own confidence."""
 
 
 class EventKind(Enum):
@@ -61,18 +65,25 @@ class Event:
     confidence: float = 1.0
     sentences: tuple[str, ...] = ()
     """One sentence per move, in words ("move the 7 of hearts onto the 8 of spades")."""
+    cards: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    """With a still table: per pile, the confidence of each card the table lists there (in its order): how
+    sure the readings of this still table are that the card is there (0 for an unknown card, and for a card
+    the tracker keeps where it was that no reading of it saw, the confidence it had when last seen)."""
 
 
 class Evidence:
     """The card-by-card vote over readings of one still table."""
 
-    def __init__(self, readings: list[tuple[Table, float]]) -> None:
+    def __init__(self, readings: list[tuple[Table, float]], cards: list[CardConfidences | None] | None = None) -> None:
         self.n = len(readings)
         self.game = readings[0][0].game
         self.pile_ids = readings[0][0].pile_ids
         self.seen: dict[int, Counter[str]] = {}
         """card -> pile -> readings that saw it there."""
         self._conf: dict[tuple[int, str], list[float]] = {}
+        self._card_conf: dict[tuple[int, str], list[float]] = {}
+        """The same with each card's own confidence where the reading gave one (for the log only: the vote
+        weighs a reading by its least sure card, so that one sure card cannot carry a doubtful reading)."""
         self._rank: dict[tuple[int, str], list[float]] = {}
         self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
         """Per pile, how many face-up cards each reading named there."""
@@ -80,7 +91,8 @@ class Evidence:
         self.confidences = [conf for _, conf in readings]
         self.tops: Counter[tuple[int, str]] = Counter()
         """(card, pile) -> readings in which the card was the pile's top card."""
-        for table, conf in readings:
+        for r, (table, conf) in enumerate(readings):
+            own = cards[r] if cards is not None and r < len(cards) else None
             for pile in self.pile_ids:
                 codes = table.codes(pile)
                 down = table.face_down_count(pile)
@@ -92,6 +104,8 @@ class Evidence:
                 for k, card in enumerate(dict.fromkeys(up)):
                     self.seen.setdefault(card, Counter())[pile] += 1
                     self._conf.setdefault((card, pile), []).append(conf)
+                    mine = conf if own is None else own.get((pile, card), conf)
+                    self._card_conf.setdefault((card, pile), []).append(mine)
                     self._rank.setdefault((card, pile), []).append(k / max(1, len(up) - 1) if len(up) > 1 else 1.0)
 
     def support(self, card: int, pile: str) -> int:
@@ -110,7 +124,14 @@ class Evidence:
     def confidence(self, card: int, pile: str) -> float:
         """The card at ``pile``: the surest reading counts fully, each other agreeing reading half (readings of
         one still table are not independent), scaled down by the readings that saw the card elsewhere."""
-        confs = sorted(self._conf.get((card, pile), []), reverse=True)
+        return self._combined(card, pile, self._conf)
+
+    def card_confidence(self, card: int, pile: str) -> float:
+        """As ``confidence``, from the card's own confidence in each reading (where the reader gave one)."""
+        return self._combined(card, pile, self._card_conf)
+
+    def _combined(self, card: int, pile: str, source: dict[tuple[int, str], list[float]]) -> float:
+        confs = sorted(source.get((card, pile), []), reverse=True)
         if not confs:
             return 0.0
         doubt = (1.0 - confs[0]) * math.prod(math.sqrt(max(0.0, 1.0 - c)) for c in confs[1:])
@@ -150,10 +171,15 @@ class Tracker:
     model: Table | None = None
     """What the engine believes is on the table, face-down cards included as far as known."""
     _recent: deque[tuple[Table, float]] = field(default_factory=deque)
+    _recent_cards: deque[CardConfidences | None] = field(default_factory=deque)
+    """Per reading in ``_recent``, its per-card confidences (None: the reader gave none)."""
+    _known: dict[tuple[int, str], float] = field(default_factory=dict)
+    """The last still table's cards: (card, pile) -> the confidence logged for it."""
     _ended: bool = False
     _last_unclear: tuple[str, float] | None = None
     _settled: bool = False
     _latest: tuple[object, ...] | None = None
+    _vote: frozenset[tuple[int, str]] | None = None
     _confirmed: set[int] = field(default_factory=set)
     """Cards whose place in the model ``seen_in`` readings of one still table saw: only they can be accused of
     a wrong move (a card the model holds from one reading, or from the engine's guess, may be a misreading
@@ -170,18 +196,30 @@ class Tracker:
     repeat_after: float = 5.0
     """Seconds before the same "please hold still" is said again (a noisy reading would say it every frame)."""
 
-    def observe(self, t: float, reading: Table | None, confidence: float = 1.0) -> list[Event]:
+    def observe(
+        self, t: float, reading: Table | None, confidence: float = 1.0, cards: CardConfidences | None = None
+    ) -> list[Event]:
+        """Take one reading (None: nothing readable, the table may be moving) with its confidence and, where
+        the reader gives them, its cards' own confidences; returns what is to be announced."""
         if reading is None:  # hands over the cards: what comes next may be another table
             if self.model is None and len(self._recent) >= self.votes:
                 self._deal_missed = True
             self._recent.clear()
-            self._settled, self._latest, self._suspect = False, None, None
+            self._recent_cards.clear()
+            self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return []
         self._recent.append((reading, confidence))
+        self._recent_cards.append(cards)
         while len(self._recent) > self.window:
             self._recent.popleft()
+            self._recent_cards.popleft()
         self._latest = reading.key()
-        evidence = Evidence(list(self._recent))
+        evidence = Evidence(list(self._recent), list(self._recent_cards))
+        self._vote = frozenset(
+            (card, place[0])
+            for card in evidence.seen
+            if (place := evidence.place(card)) is not None and place[1] >= self._need
+        )
         if evidence.n < self.votes:
             return []
         if self.model is None:
@@ -192,6 +230,18 @@ class Tracker:
         """The key of the newest reading while the tracker is settled on the still table it shows (the
         change, if any, is explained and announced: a motion gate may stop reading), else None."""
         return self._latest if self._settled else None
+
+    @property
+    def settled(self) -> bool:
+        """The still table in view is read and explained (any change in it announced): nothing more is
+        expected of it, so a companion may offer a hint, and a motion gate may stop reading."""
+        return self._settled and self._latest is not None
+
+    def vote_key(self) -> frozenset[tuple[int, str]] | None:
+        """Where the readings of the table in view put its cards (each card read at its place by enough
+        readings): while it stays the same, more readings are not changing the vote. None while nothing is
+        voted yet, or while a mistake is suspected (more readings may confirm it: they must be made)."""
+        return None if self._suspect is not None else self._vote
 
     def _quiet(self, events: list[Event]) -> list[Event]:
         """Drop a request to hold still that repeats the last one within ``repeat_after`` seconds."""
@@ -244,10 +294,16 @@ class Tracker:
             self._confirmed = set()
             self._confirm(evidence)
             text = "I could not read the deal clearly: I follow the game from here"
-            return [
-                Event(EventKind.STILL, t, "the table is still", table=seen, confidence=0.0),
-                Event(EventKind.UNCLEAR, t, text, confidence=0.0),
-            ]
+            self._known = {}
+            still = Event(
+                EventKind.STILL,
+                t,
+                "the table is still",
+                table=seen,
+                confidence=0.0,
+                cards=self._card_confidences(seen, evidence),
+            )
+            return [still, Event(EventKind.UNCLEAR, t, text, confidence=0.0)]
         if found:
             sure = self._misdeal_confidence(evidence, seen, found)
             if sure < self.confident:
@@ -261,7 +317,9 @@ class Tracker:
         self._settled = True
         self._confirmed = set()
         self._confirm(evidence)
-        events = [Event(EventKind.STILL, t, "the table is still", table=seen, confidence=sure)]
+        self._known = {}
+        cards = self._card_confidences(seen, evidence)
+        events = [Event(EventKind.STILL, t, "the table is still", table=seen, confidence=sure, cards=cards)]
         if found:
             events.append(Event(EventKind.MISDEAL, t, "; ".join(text for _, text in found), confidence=sure))
         return events
@@ -306,7 +364,11 @@ class Tracker:
         tries: dict[tuple[object, ...], tuple[Table, int]] = {}
         for strong, drop, fanned in ((0, 0, 1), (1, 0, 1), (0, 1, 1), (0, 0, 0), (0, 1, 0)):
             seen, unseen = _completed(
-                model, evidence, self.votes if strong else need, drop_unseen=bool(drop), partial=self.partial,
+                model,
+                evidence,
+                self.votes if strong else need,
+                drop_unseen=bool(drop),
+                partial=self.partial,
                 fanned=bool(fanned),
             )
             tries.setdefault(seen.key(), (seen, unseen))
@@ -324,6 +386,7 @@ class Tracker:
             doubt = _doubtful(model, after, evidence, self.partial)
             doubt = doubt or _new_tops_unsure(model, after, evidence, self.votes)
             if doubt and not self._impatient:
+                self._settled = False
                 return []  # it leans on a card no reading saw where it puts it: more readings first
             self._suspect = None
             return self._accept(t, evidence, seen, explanation)
@@ -383,9 +446,9 @@ class Tracker:
                     break
         if found is None:
             self._suspect = None
+            self._settled = False  # a change nobody can explain yet
             if not self._impatient:
                 return []
-            self._settled = False
             return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
         seen, after, reason, notation, sentences = found
         touched = [p for p in model.pile_ids if _up(model, p) != _up(after, p)]
@@ -401,9 +464,9 @@ class Tracker:
         repeated = self._suspect == notation or self.votes <= 1
         self._suspect = notation
         if sure < self.confident or not repeated:
+            self._settled = False
             if not self._impatient:
                 return []
-            self._settled = False
             return [Event(EventKind.UNCLEAR, t, "please hold still, I am reading the table again", confidence=sure)]
         self._suspect = None
         events = [self._adopt(t, model, after, seen, evidence, sure)]
@@ -424,7 +487,30 @@ class Tracker:
         self._slow.clear()
         self._settled = True
         self._confirm(evidence)
-        return Event(EventKind.STILL, t, "the table is still", table=_view(self.model, self.partial), confidence=sure)
+        view = _view(self.model, self.partial)
+        cards = self._card_confidences(view, evidence)
+        return Event(EventKind.STILL, t, "the table is still", table=view, confidence=sure, cards=cards)
+
+    def _card_confidences(self, table: Table, evidence: Evidence) -> dict[str, tuple[float, ...]]:
+        """Per pile of a still ``table``, each card's confidence (see ``Event.cards``); remembered for the next
+        still table, where a card that stays put unseen keeps it."""
+        known: dict[tuple[int, str], float] = {}
+        out: dict[str, tuple[float, ...]] = {}
+        for pile in table.pile_ids:
+            confs = []
+            for card in table.codes(pile):
+                if card == UNKNOWN:
+                    confs.append(0.0)
+                    continue
+                if evidence.support(card, pile) > 0:
+                    sure = evidence.card_confidence(card, pile)
+                else:
+                    sure = self._known.get((card, pile), 0.0)
+                known[(card, pile)] = sure
+                confs.append(sure)
+            out[pile] = tuple(confs)
+        self._known = known
+        return out
 
     def _once(self, kind: str, seen: Table, search: Callable[[], T]) -> T:
         key = (kind, seen.key())
@@ -540,11 +626,11 @@ def _completed(
     model: Table, evidence: Evidence, need: int, *, drop_unseen: bool, partial: bool, fanned: bool = True
 ) -> tuple[Table, int]:
     """What the readings show, completed by the engine's knowledge: a face-up card of the model stays where it
-    was unless ``need`` readings (and more than saw it there) put it elsewhere; a card the model does not show
-    is placed where ``need`` readings saw it, on top of what stays. With ``drop_unseen``, a card of the model
-    no reading saw is left out. In ``partial`` readings, a face-up card the model does not know is left out
-too. Returns the table and the number of cards the model shows that it leaves out though no reading put
-them anywhere (cards that vanished unseen)."""
+        was unless ``need`` readings (and more than saw it there) put it elsewhere; a card the model does not show
+        is placed where ``need`` readings saw it, on top of what stays. With ``drop_unseen``, a card of the model
+        no reading saw is left out. In ``partial`` readings, a face-up card the model does not know is left out
+    too. Returns the table and the number of cards the model shows that it leaves out though no reading put
+    them anywhere (cards that vanished unseen)."""
     placed: dict[int, str] = {}
     for card in evidence.seen:
         place = evidence.place(card)
@@ -595,7 +681,11 @@ def _moves_event(t: float, start: Table, moves: tuple[Move, ...], confidence: fl
         sentences.append(table.describe(move))
         table.push(move)
     return Event(
-        EventKind.MOVE, t, "; ".join(sentences), tuple(map(str, moves)), confidence=confidence,
+        EventKind.MOVE,
+        t,
+        "; ".join(sentences),
+        tuple(map(str, moves)),
+        confidence=confidence,
         sentences=tuple(sentences),
     )
 

@@ -13,7 +13,7 @@ from cadogan.overlay import Label, Overlay, OverlayWindow, OverlayWriter, draw
 from cadogan.session import SessionLog
 from cadogan.sources import TimedFrame
 from cadogan.speech import Speaker
-from cadogan.tracker import Event, EventKind, Tracker
+from cadogan.tracker import CardConfidences, Event, EventKind, Tracker
 from engine.table import Table
 
 Image = npt.NDArray[np.uint8]
@@ -26,6 +26,8 @@ class Reading:
     table: Table | None
     confidence: float
     labels: tuple[Label, ...] = ()
+    cards: CardConfidences = field(default_factory=dict)
+    """The confidence of each card read: (pile, card code) -> confidence; ``confidence`` is the least of them."""
 
 
 Reader = Callable[[Image], Reading]
@@ -72,7 +74,8 @@ def watch(
     summary = WatchSummary()
     banner, banner_until = "", 0.0
     still_since: float | None = None
-    hinted = False
+    hinted: tuple[object, ...] | None = None
+    """The position last hinted at (a hand that passes over the table without a move brings no second hint)."""
     asked = False
     last_move = ""
     for frame in frames:
@@ -82,24 +85,24 @@ def watch(
         gated_read = False
         if gate is None:
             reading = reader(frame.image)
-        elif not gate.look(frame.image):
+        elif not gate.look(frame.image, frame.t):
             reading = Reading(None, 0.0)  # moving: a hand over the cards, nothing to read
-        elif gate.done:
-            continue  # still, and already read
+        elif not gate.may_read:
+            continue  # still, and already read (or the reading budget is spent for now)
         else:
             reading, gated_read = reader(frame.image), True
         summary.recognised += gate is None or gated_read
         summary.read += reading.table is not None
-        events = tracker.observe(frame.t, reading.table, reading.confidence)
+        events = tracker.observe(frame.t, reading.table, reading.confidence, reading.cards or None)
         if gate is not None and gated_read:
-            gate.read_once(reading.table is not None and tracker.still_key() == reading.table.key())
+            accepted = reading.table is not None and tracker.still_key() == reading.table.key()
+            gate.read_once(accepted, tracker.vote_key())
         for event in events:
             if on_frame_event is not None:
                 on_frame_event(event, frame)
             if event.kind is EventKind.STILL:
                 if log is not None and event.table is not None:
-                    log.table(frame.t, event.table, event.confidence)
-                still_since, hinted = frame.t, False
+                    log.table(frame.t, event.table, event.confidence, event.cards)
                 continue
             summary.events.append(event)
             if log is not None:
@@ -112,13 +115,19 @@ def watch(
                 banner, banner_until = event.text, frame.t + 4.0
             if event.kind is EventKind.MOVE:
                 last_move = event.text
-        if reading.table is None:
+        if not tracker.settled:
             still_since = None
+        elif still_since is None:
+            still_since = frame.t
+        position = None if hinter is None or tracker.model is None else tracker.model.key()
         wants_hint = (
-            auto_hint_after is not None and still_since is not None and frame.t - still_since >= auto_hint_after
+            auto_hint_after is not None
+            and still_since is not None
+            and frame.t - still_since >= auto_hint_after
+            and position != hinted
         )
-        if hinter is not None and tracker.model is not None and ((wants_hint and not hinted) or asked):
-            hinted, asked = True, False
+        if hinter is not None and tracker.model is not None and (wants_hint or asked):
+            hinted, asked = position, False
             advice = hinter(tracker.model)
             if advice is not None:
                 text = f"hint: {advice[0]} ({advice[1]:.0%} to win)"
