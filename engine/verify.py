@@ -46,20 +46,21 @@ def agrees(model: Table, seen: Table, partial: bool = False) -> bool:
     face-down cards, only the top card of a squared packet): each seen pile must match the top of the
     model's face-up cards, and a tableau cascade must show all of them.
     """
-    for pile in model.pile_ids:
-        ours, theirs = model.codes(pile), seen.codes(pile)
-        if partial:
-            face_up = len(ours) - model.face_down_count(pile)
-            cascade = model.game.pile(pile).role is Role.TABLEAU
-            if len(theirs) > face_up or (len(theirs) != face_up if cascade else (face_up > 0) != (len(theirs) > 0)):
-                return False
-            ours = ours[len(ours) - len(theirs) :]
-        elif len(ours) != len(theirs) or model.face_down_count(pile) != seen.face_down_count(pile):
+    return all(pile_agrees(model, seen, pile, partial) for pile in model.pile_ids)
+
+
+def pile_agrees(model: Table, seen: Table, pile: str, partial: bool = False) -> bool:
+    """``agrees`` for one pile."""
+    ours, theirs = model.codes(pile), seen.codes(pile)
+    if partial:
+        face_up = len(ours) - model.face_down_count(pile)
+        cascade = model.game.pile(pile).role is Role.TABLEAU
+        if len(theirs) > face_up or (len(theirs) != face_up if cascade else (face_up > 0) != (len(theirs) > 0)):
             return False
-        for a, b in zip(ours, theirs, strict=True):
-            if a != b and a != UNKNOWN and b != UNKNOWN:
-                return False
-    return True
+        ours = ours[len(ours) - len(theirs) :]
+    elif len(ours) != len(theirs) or model.face_down_count(pile) != seen.face_down_count(pile):
+        return False
+    return all(a in (b, UNKNOWN) or b == UNKNOWN for a, b in zip(ours, theirs, strict=True))
 
 
 def _seen_card(model: Table, seen: Table, pile: str, index: int, partial: bool) -> int:
@@ -199,12 +200,22 @@ def _sentences(start: Table, moves: tuple[Move, ...]) -> tuple[str, ...]:
     return tuple(sentences)
 
 
-def _illegal(before: Table, seen: Table, partial: bool) -> Explanation | None:
-    """Try every physical move of top cards (legal or not); one whose result agrees is the illegal move."""
+def _illegal(before: Table, seen: Table, partial: bool, prune: bool = True) -> Explanation | None:
+    """Try every physical move of top cards (legal or not); one whose result agrees is the illegal move.
+
+    ``prune``: in a game without hooks a move changes only its two piles (and the reserve that refills a
+    space): piles that disagree elsewhere rule every move out, and only moves between the disagreeing piles
+    are tried (the same answer, found without trying the others; a test compares both ways)."""
     model = before.copy()
+    must: set[str] = set()
+    if prune and before.game.hooks is None:
+        refill = before.game.autofill_from
+        must = {p for p in before.pile_ids if p != refill and not pile_agrees(before, seen, p, partial)}
+        if len(must) > 2:
+            return None
     for src in model.pile_ids:
         for dst in model.pile_ids:
-            if src == dst:
+            if src == dst or not must <= {src, dst}:
                 continue
             for count in range(1, len(model.codes(src)) + 1):
                 move = Move(src, dst, count)

@@ -12,7 +12,7 @@ from engine.games import find_game
 from engine.moves import Move
 from engine.table import Stage, Table
 from engine.testing import camera_view, hide_face_down, make_table
-from engine.verify import _children, explain, verify_tables, why_illegal
+from engine.verify import _children, _illegal, explain, verify_tables, why_illegal
 
 
 def after(table: Table, *moves: str) -> Table:
@@ -155,3 +155,65 @@ def test_a_card_turned_up_is_never_given_an_identity_the_table_already_holds(dea
     # Only cards the table holds: the turned-up card stays unknown rather than becoming a duplicate.
     alone = _children(hidden, move, seen, [on_table], partial=False)
     assert [child.codes("t2")[-1] for child in alone] == [UNKNOWN]
+
+
+@pytest.mark.parametrize("game", ["klondike", "klondike/draw3", "canfield", "canfield/modern"])
+@pytest.mark.parametrize("partial", [False, True])
+def test_pruned_illegal_search_gives_the_answer_of_the_full_one(game: str, partial: bool) -> None:
+    # every physical move of top cards, legal or not, after random play, sometimes with a misread card:
+    # trying only moves between the piles that disagree finds exactly what trying them all finds
+    rng = random.Random(f"{game}-{partial}")
+    checked = found = 0
+    for seed in range(4):
+        table = Table.dealt(find_game(game), seed)
+        table.stage = Stage.PLAY
+        for _ in greedy_playout(table, max_moves=rng.randrange(0, 30)):
+            pass
+        before = hide_face_down(table) if partial else table
+        for _ in range(12):
+            src, dst = rng.sample(list(table.pile_ids), 2)
+            if not table.codes(src):
+                continue
+            moved = table.copy()
+            moved.push(Move(src, dst, rng.randrange(1, min(3, len(table.codes(src))) + 1)))
+            if rng.random() < 0.3:  # a misread somewhere
+                pile = rng.choice([p for p in moved.pile_ids if moved.codes(p)])
+                codes = list(moved.codes(pile))
+                codes[-1] = rng.choice([c for c in range(52) if c != codes[-1]])
+                moved = Table(
+                    moved.game,
+                    [list(moved.codes(p)) if p != pile else codes for p in moved.pile_ids],
+                    [moved.face_down_count(p) for p in moved.pile_ids],
+                    stage=moved.stage,
+                )
+            seen = camera_view(moved) if partial else moved
+            full = _illegal(before, seen, partial, prune=False)
+            pruned = _illegal(before, seen, partial, prune=True)
+            assert (full is None) == (pruned is None)
+            if full is not None and pruned is not None:
+                assert pruned.moves == full.moves
+                found += 1
+            checked += 1
+    assert checked >= 30
+    assert found >= 3, "the comparison must include illegal moves that are found"
+
+
+def test_an_illegal_move_that_empties_a_column_refilled_from_the_reserve_is_found() -> None:
+    # modern Canfield refills a space from the reserve: three piles change, and the search must allow it
+    from engine.reference import reference_is_legal
+
+    table = Table.dealt(find_game("canfield/modern"), 1)
+    table.stage = Stage.PLAY
+    assert len(table.codes("t1")) == 1
+    move = next(
+        m
+        for m in (Move("t1", dst, 1) for dst in ("t2", "t3", "t4", "f2", "f3", "f4"))
+        if not reference_is_legal(table, m)
+    )
+    seen = table.copy()
+    seen.push(move)
+    assert seen.codes("t1") == table.codes("r")[-1:], "the reserve refilled the space"
+    result = explain(table, seen)
+    assert result is not None
+    assert not result.legal
+    assert result.moves == (move,)
