@@ -371,6 +371,9 @@ def main() -> None:
     ap.add_argument("--extra-widths", default="", help="further detector passes, e.g. 320 (comma-separated)")
     ap.add_argument("--hands", type=float, default=0.33, help="assembly: share of scenes with a hand over the cards")
     ap.add_argument("--phantoms", type=int, default=0, help="assembly: spurious reads added to each scene")
+    ap.add_argument("--seed", type=int, default=1000, help="unseen: first seed (1000 = test bench; choose on others)")
+    ap.add_argument("--box-scale", type=float, help="grow the detector's index boxes by this (Recogniser.box_scale)")
+    ap.add_argument("--min-class-score", type=float, help="least classifier probability kept (Recogniser)")
     a = ap.parse_args()
     if a.only == "assembly":  # perfect reads: no models needed
         print("assembly from perfect reads:", bench_assembly(a.scenes, hands=a.hands, phantoms=a.phantoms), flush=True)
@@ -378,12 +381,16 @@ def main() -> None:
     rec = load_recogniser(a.models, threads=a.threads)
     if a.extra_widths:
         rec = replace(rec, extra_widths=tuple(int(w) for w in a.extra_widths.split(",")))
+    if a.box_scale is not None:
+        rec = replace(rec, box_scale=a.box_scale)
+    if a.min_class_score is not None:
+        rec = replace(rec, min_class_score=a.min_class_score)
     if a.only in (None, "crops") and REAL.exists():
         print("real crops:", bench_crops(rec), flush=True)
     if a.only in (None, "real") and REAL.exists():
         print("real photos:", bench_real(rec), flush=True)
     if a.only in (None, "unseen"):
-        print("unseen decks:", bench_unseen(rec, a.scenes, close_up=a.close_up), flush=True)
+        print("unseen decks:", bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up), flush=True)
     if a.only in (None, "speed"):
         print("speed:", bench_speed(rec), flush=True)
 

@@ -162,18 +162,21 @@ def _jpeg(batch: npt.NDArray[np.uint8], rng: np.random.Generator, p: float) -> n
 
 def _classifier_batch(
     crops: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], idx: npt.NDArray[np.int64],
-    g: torch.Generator, rng: np.random.Generator, k: float = 1.0,
+    g: torch.Generator, rng: np.random.Generator, k: float = 1.0, scale_sd: float = 0.1, shift_sd: float = 0.06,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Random crop box (shift, scale), rotation (mostly small; sometimes any angle), then photometrics."""
+    """Random crop box (shift, scale), rotation (mostly small; sometimes any angle), then photometrics.
+
+    ``scale_sd`` (log-normal) and ``shift_sd`` (share of the index's longer side) are how far the crop box
+    strays from the true index box: the detector's boxes on unseen decks stray far more than 0.1 in scale."""
     x = torch.from_numpy(crops[idx]).permute(0, 3, 1, 2).float()
     n = len(idx)
     # the stored crop has the index's longer side = CROP_INDEX of CROP px; the input spans CLS_SPAN of it
     base = CLS_SPAN * CROP_INDEX / CROP
-    scale = base * torch.exp(torch.randn(n, generator=g) * 0.1)
+    scale = base * torch.exp(torch.randn(n, generator=g) * scale_sd)
     any_angle = torch.rand(n, generator=g) < 0.15 * k
     angle = torch.where(any_angle, torch.rand(n, generator=g) * 2 * math.pi, torch.randn(n, generator=g) * 0.08)
     angle = angle + (torch.rand(n, generator=g) < 0.5).float() * math.pi  # upside-down indices are common
-    shift = torch.randn(n, 2, generator=g) * 0.06
+    shift = torch.randn(n, 2, generator=g) * shift_sd
     cos, sin = torch.cos(angle) * scale, torch.sin(angle) * scale
     theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, [n, 3, CLS_IN, CLS_IN], align_corners=False)
@@ -186,7 +189,7 @@ def _classifier_batch(
 
 def train_classifier(
     data: str, out: Path, *, steps: int, batch: int = 64, seed: int = 0, aug: float = 1.0, procedural: int = 0,
-    log: Any = print,
+    scale_sd: float = 0.1, shift_sd: float = 0.06, log: Any = print,
 ) -> None:
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
@@ -205,7 +208,7 @@ def train_classifier(
     t0, hits, seen = time.time(), 0, 0
     for step in range(steps):
         idx = rng.integers(0, len(labels), batch)
-        x, y = _classifier_batch(crops, labels, idx, g, rng, aug)
+        x, y = _classifier_batch(crops, labels, idx, g, rng, aug, scale_sd, shift_sd)
         logits = model(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
         opt.zero_grad()
@@ -366,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--det-scale", type=float, default=0.25, help="detector crop scale, log-normal sd")
     ap.add_argument("--det-rotate", type=float, default=0.0, help="share of detector crops turned to any angle")
     ap.add_argument("--cls-aug", type=float, default=1.0, help="classifier augmentation strength")
+    ap.add_argument("--cls-scale-sd", type=float, default=0.1, help="classifier crop box scale jitter, log sd")
+    ap.add_argument("--cls-shift-sd", type=float, default=0.06, help="classifier crop box shift jitter, sd")
     ap.add_argument("--procedural", type=int, default=0,
                     help="add this many procedural index crops (models.glyphs: system fonts, drawn pips)")
     ap.add_argument("--threads", type=int, default=2)
@@ -376,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if a.only in (None, "cls"):
         train_classifier(a.data, out, steps=a.cls_steps, batch=a.cls_batch, seed=a.seed, aug=a.cls_aug,
-                         procedural=a.procedural)
+                         procedural=a.procedural, scale_sd=a.cls_scale_sd, shift_sd=a.cls_shift_sd)
     if a.only in (None, "det"):
         train_detector(
             a.data, out, steps=a.det_steps, seed=a.seed, scale_sd=a.det_scale, any_angle=a.det_rotate

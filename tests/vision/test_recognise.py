@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from engine import Table, find_game
 from vision.cards import class_of
 from vision.detections import BACK, Detections
-from vision.recognise import Recogniser, load_recogniser, recognise
+from vision.recognise import Recogniser, detect_indices, grow, load_recogniser, recognise
 from vision.synth import RenderOptions, SceneTruth, render_scene
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -125,3 +126,18 @@ def test_face_down_strips_of_a_fresh_deal_are_found(rec: Recogniser, deck: str, 
         for x, y in backs.centres
     ]
     assert np.mean(on_a_strip) >= 0.8, on_a_strip
+
+
+def test_grow_scales_boxes_about_their_centres() -> None:
+    boxes = np.array([[10, 20, 30, 60], [0, 0, 4, 2]], np.float32)
+    assert grow(boxes, 1.0) is boxes
+    np.testing.assert_allclose(grow(boxes, 1.5), [[5, 10, 35, 70], [-1, -0.5, 5, 2.5]])
+
+
+def test_box_scale_changes_the_crops_not_the_detector(rec: Recogniser) -> None:
+    image, _ = render_scene("klondike", _cascade("klondike", 3), deck="paris", seed=3)
+    base, score = detect_indices(image, replace(rec, box_scale=1.0))
+    grown, score2 = detect_indices(image, replace(rec, box_scale=1.2))
+    np.testing.assert_array_equal(score, score2)
+    np.testing.assert_allclose((grown[:, 2:] - grown[:, :2]), 1.2 * (base[:, 2:] - base[:, :2]), rtol=1e-4)
+    np.testing.assert_allclose((grown[:, 2:] + grown[:, :2]), (base[:, 2:] + base[:, :2]), atol=1e-3)
