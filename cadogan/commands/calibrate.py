@@ -33,7 +33,7 @@ from calibration import (
     write_page,
 )
 from calibration.deck import EnrolmentError
-from calibration.sources import read_image
+from calibration.sources import IMAGE_SUFFIXES, read_image
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
@@ -105,6 +105,11 @@ The order names the cards, not the recogniser: it cannot yet read a deck it has 
 Or: a folder with one photo per card, each file named by its card (AS.jpg, 10H.jpg, QC.png ...),
 the card alone in the picture, upright, filling about a fifth of the frame.
 
+Or: show the cards one by one to the camera (a webcam index) or in a video: in the order above, each card
+alone, upright, held still for a second, then taken away (the table seen empty between cards). The still
+moments name the cards in turn; the card expected next is printed as each is taken. With a webcam it stops after
+the 52nd card (or at Ctrl-C: the cards shown so far, with --allow-missing).
+
 If a card is not found, its name is printed and nothing is saved (exit 2); check that card and take
 the photo again, or use --allow-missing to save the cards found (missing ones are then read as before).
 An enrolment belongs to the recognition model that made it: after a model update, enrol again.
@@ -113,6 +118,8 @@ examples:
   cadogan calibrate deck --source deck.jpg
   cadogan calibrate deck --source deck.jpg --profile kitchen
   cadogan calibrate deck --source cards/                 (AS.jpg ... KC.jpg, one card each)
+  cadogan calibrate deck --source 0                      (cards shown one by one to webcam 0)
+  cadogan calibrate deck --source shown.mp4              (a video of the cards shown one by one)
   cadogan see table.jpg --game klondike --deck-profile kitchen
 """
 
@@ -163,8 +170,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         formatter_class=_FORMATTER,
     )
     deck.add_argument(
-        "--source", required=True,
-        help="photo (.jpg, .png) of the 52 cards laid out in order, or a folder of photos named by card",
+        "--source",
+        required=True,
+        help="photo (.jpg, .png) of the 52 cards laid out in order, a folder of photos named by card, or a"
+        " webcam index or video of the cards shown one by one",
     )
     _profile_argument(deck)
     deck.add_argument("--allow-missing", action="store_true", help="save even when some cards were not found")
@@ -272,11 +281,11 @@ def _deck(args: argparse.Namespace) -> int:
 
     path = profile_path(args.profile)
     profile = load_profile_or_new(args.profile)  # a broken profile stops us before the work
-    if args.source.isdigit():
-        raise CalibrationError(
-            f"{args.source}: give one photo of the whole deck laid out, or a folder of photos named by card"
-        )
-    if Path(args.source).is_dir():
+    source = Path(args.source)
+    if args.source.isdigit() or (source.is_file() and source.suffix.lower() not in IMAGE_SUFFIXES):
+        rec = load_recogniser(args.models)
+        enrolled = _enrol_shown(args.source, rec)
+    elif source.is_dir():
         photos = [(Path(f.label).stem, f.image) for f in open_frames(args.source)]
         rec = load_recogniser(args.models)
         enrolled = enrol_cards(photos, rec, source=Path(args.source).name)
@@ -298,6 +307,35 @@ def _deck(args: argparse.Namespace) -> int:
         print(f"warning: not enrolled, read as before: {', '.join(missing)}", file=sys.stderr)
     print(f"saved profile {path}; use it with --deck-profile {args.profile}")
     return 0
+
+
+def _enrol_shown(spec: str, rec: Any) -> Any:
+    """Enrolment from cards shown one by one (webcam or video): the still moments, named in order."""
+    from cadogan.enrol_stream import Shown, cards_shown
+    from cadogan.sources import FrameSource
+    from vision.cards import NAMES
+    from vision.deckmatch import enrol_cards
+
+    frames = FrameSource(spec, stride=1 if spec.isdigit() else 2)
+
+    shown: list[Shown] = []  # kept as each card is taken: a Ctrl-C keeps the cards shown so far
+
+    def taken(card: Shown) -> None:
+        shown.append(card)
+        following = NAMES[NAMES.index(card.name) + 1] if card.name != NAMES[-1] else None
+        _say(f"{card.t:7.2f}s  {card.name} taken" + (f"; now show {following}" if following else "; all 52 shown"))
+
+    if spec.isdigit():
+        _say(f"show the cards one by one, in order, each held still for a second: first {NAMES[0]}")
+    try:
+        cards_shown(frames, rec, on_card=taken)
+    except KeyboardInterrupt:
+        _say("stopped: enrolling the cards shown so far")
+    if not shown:
+        raise EnrolmentError(
+            f"{spec}: no card was seen held still: show each card alone, upright and still for a second"
+        )
+    return enrol_cards([(card.name, card.image) for card in shown], rec, source=Path(spec).name)
 
 
 def _camera_for(camera: CameraIntrinsics | None, size: tuple[int, int]) -> CameraIntrinsics | None:
