@@ -5,6 +5,7 @@
     python -m bench.vision --only unseen --scenes 40
     python -m bench.vision --only assembly --scenes 140   # assembly alone, from perfect reads (no models)
     python -m bench.vision --only assembly --phantoms 3   # ... and three spurious reads a scene
+    python -m bench.vision --only boxes --scenes 45 --seed 7000   # detector box size / true size, per deck
 
 (i) unseen: renders of the UNSEEN (KDE) decks across every game's positions (deals and random playouts), camera
     tilts 0/25/45 degrees, a hand over the cards in a third of the scenes: share of visible corner indices named
@@ -294,6 +295,66 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: 
     }
 
 
+def bench_boxes(rec: Recogniser, scenes: int = 45, seed: int = 7000, split: str = "unseen") -> dict[str, Any]:
+    """The detector's own box error (before ``Recogniser.box_scale``): for each visible index (hidden <= 25 %),
+    the candidate centred in its box (3 px slack) nearest its centre; its longer side / the true box's longer
+    side, and its centre offset / that side: p10 / p50 / p90 per deck and overall, and the share of indices
+    with no candidate there. ``split``: "unseen" (the 5 KDE decks) or "train" (the named training decks, no
+    procedural ones). Same scene recipe as ``bench_unseen``; choose on seeds other than the test bench's."""
+    from vision.recognise import _peaks, detector_maps
+    from vision.synth import RenderOptions, render_scene
+    from vision.synth.decks import DeckSplit, deck_names
+
+    decks = deck_names(DeckSplit.UNSEEN if split == "unseen" else DeckSplit.TRAIN)
+    decks = [d for d in decks if not d.startswith("procedural")]
+    ratio: dict[str, list[float]] = {d: [] for d in decks}
+    offset: dict[str, list[float]] = {d: [] for d in decks}
+    missed = seen = 0
+    t0 = time.time()
+    for k in range(scenes):
+        game = UNSEEN_GAMES[k % len(UNSEEN_GAMES)]
+        deck = decks[k % len(decks)]
+        tilt = (0.0, 25.0, 45.0)[(k // len(UNSEEN_GAMES)) % 3]
+        image, truth = render_scene(game, _positions(game, seed + k), deck=deck, seed=seed + k,
+                                    options=RenderOptions(max_tilt=tilt, hand_probability=0.33))
+        out, scale, dh = detector_maps(image, rec)
+        boxes, _ = _peaks(out, 0, scale, dh, rec.det_threshold, rec.max_candidates)
+        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+        for c in truth.cards:
+            for ix in c.indices if c.face_up and c.card else ():
+                if ix.hidden > 0.25:
+                    continue
+                seen += 1
+                q = np.array(ix.image)
+                lo, hi = q.min(0), q.max(0)
+                side = float(max(hi - lo))
+                inside = np.all((centres >= lo - 3) & (centres <= hi + 3), 1)
+                if not inside.any():
+                    missed += 1
+                    continue
+                j = np.nonzero(inside)[0]
+                dist = np.linalg.norm(centres[j] - (lo + hi) / 2, axis=1)
+                best = j[int(np.argmin(dist))]
+                ratio[deck].append(float(max(boxes[best, 2:] - boxes[best, :2])) / side)
+                offset[deck].append(float(dist.min()) / side)
+
+    def pct(v: list[float]) -> list[float]:
+        return [round(float(x), 2) for x in np.percentile(v, [10, 50, 90])] if v else []
+
+    every_r = [r for d in decks for r in ratio[d]]
+    every_o = [o for d in decks for o in offset[d]]
+    return {
+        "split": split,
+        "scenes": scenes,
+        "seconds": round(time.time() - t0),
+        "indices_visible": seen,
+        "no_candidate": round(missed / max(seen, 1), 4),
+        "size_ratio_p10_p50_p90": pct(every_r),
+        "offset_p50_p90": pct(every_o)[1:],
+        "per_deck_size_ratio": {d: pct(ratio[d]) for d in decks if ratio[d]},
+    }
+
+
 def with_phantoms(dets: Any, count: int, rng: np.random.Generator, size: tuple[int, int]) -> Any:
     """``dets`` and ``count`` spurious reads: random card names at random places of the image, index-sized, as
     confident as a real read (a misread in a pattern, a reflection)."""
@@ -363,7 +424,7 @@ def bench_speed(rec: Recogniser, repeats: int = 7) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=("crops", "real", "unseen", "speed", "assembly"))
+    ap.add_argument("--only", choices=("crops", "real", "unseen", "speed", "assembly", "boxes"))
     ap.add_argument("--scenes", type=int, default=24)
     ap.add_argument("--models", help="model folder (default: models/)")
     ap.add_argument("--threads", type=int, default=1)
@@ -391,6 +452,9 @@ def main() -> None:
         print("real photos:", bench_real(rec), flush=True)
     if a.only in (None, "unseen"):
         print("unseen decks:", bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up), flush=True)
+    if a.only == "boxes":  # the detector's box sizes vs the truth (not part of the default run)
+        for split in ("unseen", "train"):
+            print("detector boxes:", bench_boxes(rec, a.scenes, seed=a.seed, split=split), flush=True)
     if a.only in (None, "speed"):
         print("speed:", bench_speed(rec), flush=True)
 

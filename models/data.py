@@ -2,7 +2,8 @@
 
 One shard = a batch of rendered scenes, written as
 - ``det-NNNN.npz``: the scenes downscaled to the detector's input width, JPEG bytes, plus every corner-index
-  box (axis-aligned, detector pixels) with its hidden fraction;
+  box (axis-aligned, detector pixels) with its hidden fraction, and each scene's deck name (``decks``; older
+  shards lack it: their index boxes cannot be relabelled per deck when the truth's index finder changes);
 - ``cls-NNNN.npz``: square crops around corner indices (and negatives) for the classifier, with their class.
 
 Run ``python -m models.data --out models/cache/data --scenes 2400`` (deterministic per shard and seed).
@@ -90,6 +91,7 @@ def _shard(args: tuple[str, int, int, int, float]) -> str:
     boxes: list[npt.NDArray[np.float32]] = []
     crops: list[U8] = []
     labels: list[int] = []
+    scene_decks: list[str] = []  # stored so that a later fix of the truth's index finder can be told apart per deck
     t0 = time.time()
     for _k in range(scenes):
         game = rng.choice(GAMES)
@@ -101,6 +103,7 @@ def _shard(args: tuple[str, int, int, int, float]) -> str:
             deck = f"procedural_{seed * 100_000 + shard * PROCEDURAL_PER_SHARD + rng.randrange(PROCEDURAL_PER_SHARD)}"
         image, truth = render_scene(game, random_position(game, scene_seed), deck=deck,
                                     seed=scene_seed, options=opts)
+        scene_decks.append(deck)
         h, w = image.shape[:2]
         small = cv2.resize(image, (DET_W, DET_H), interpolation=cv2.INTER_AREA)
         jpegs.append(np.frombuffer(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 93])[1].tobytes(),
@@ -131,7 +134,7 @@ def _shard(args: tuple[str, int, int, int, float]) -> str:
     np.savez(cls_path, crops=np.stack(crops), labels=np.array(labels, np.int16))
     tmp = Path(out_dir) / f"det-{shard:04d}.tmp.npz"
     np.savez(tmp, jpeg=np.concatenate(jpegs), offsets=offsets, boxes=np.concatenate(boxes), counts=counts,
-             backs=np.array(True))
+             backs=np.array(True), decks=np.array(scene_decks))
     tmp.rename(det_path)  # the det file last: its presence marks a finished shard
     return f"shard {shard}: {scenes} scenes, {len(labels)} crops, {time.time() - t0:.0f} s"
 

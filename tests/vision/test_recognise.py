@@ -141,3 +141,17 @@ def test_box_scale_changes_the_crops_not_the_detector(rec: Recogniser) -> None:
     np.testing.assert_array_equal(score, score2)
     np.testing.assert_allclose((grown[:, 2:] - grown[:, :2]), 1.2 * (base[:, 2:] - base[:, :2]), rtol=1e-4)
     np.testing.assert_allclose((grown[:, 2:] + grown[:, :2]), (base[:, 2:] + base[:, :2]), atol=1e-3)
+
+
+def test_bench_boxes_measures_the_detectors_own_box_sizes(rec: Recogniser) -> None:
+    """``bench.vision --only boxes``: one unseen-deck scene; every visible index gets a candidate, sized within
+    a plausible range of the truth (the detector draws unseen decks small: median about 0.75, see MODEL_CARD)."""
+    from bench.vision import bench_boxes
+
+    out = bench_boxes(rec, scenes=1, seed=7000, split="unseen")
+    assert out["indices_visible"] > 10
+    assert out["no_candidate"] < 0.1
+    p10, p50, p90 = out["size_ratio_p10_p50_p90"]
+    assert 0.2 < p10 <= p50 <= p90 < 3.0
+    assert 0.4 < p50 < 1.6
+    assert list(out["per_deck_size_ratio"]) == ["kde_standard"]
