@@ -18,18 +18,20 @@ runs out into ``UNKNOWN``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
-from engine.cards import UNKNOWN
+from engine.cards import RANK_OF, RED_OF, SUIT_OF, UNKNOWN
 from engine.errors import CadoganError
-from engine.layout import BASE_DEALT
+from engine.layout import BASE_DEALT, SUIT_ALTERNATE, SUIT_SAME, GameIndex
 from engine.moves import Move
-from engine.rules import MoveUnit
+from engine.rules import Game, MoveUnit
 from engine.solver_rules import (
     STOCK,
     Cards,
+    SolverRules,
     canonical_key,
     key_parts,
     order_moves,
@@ -44,6 +46,9 @@ from engine.table import ALL_CODES, BASE_CODES, RANK_CODES, Table
 
 Progress = Callable[[int, float], None]
 """Called now and then during a long search with (nodes so far, CPU seconds so far)."""
+
+_STOPS: dict[tuple[object, ...], list[tuple[tuple[Move, ...], tuple[int, ...], tuple[int, ...]]]] = {}
+"""``_Search._stops`` by stock, waste, pass (where passes are limited) and 'played this pass' flag."""
 
 _CHECK_EVERY = 1024  # nodes between looks at the clock: process_time() costs about as much as a node
 
@@ -124,15 +129,34 @@ class _Search:
         g = self.rules.g
         self.stock = g.ids[g.stock] if g.stock >= 0 else ""
         self.waste = g.ids[g.waste] if g.waste >= 0 else ""
+        self.passes = table.passes
+        self.played = table.waste_played
+        self.generator = _moves_for(self.rules, table.game)
 
     def _children(self) -> list[tuple[Move, ...]] | None:
         """Move sequences to try from the current position, last to try first; None if the position is won."""
         table = self.table
-        rules = self.rules
-        if table.foundation_count() == rules.card_count:
+        if table.foundation_count() == self.rules.card_count:
             return None
         cards, down = key_parts(table.key())
-        moves = table.generate_moves()
+        self.passes = table.passes
+        self.played = table.waste_played
+        return self._children_of(cards, down, table.generate_moves())
+
+    def children_packed(
+        self, piles: list[bytes], down: list[int], passes: int, played: bool
+    ) -> list[tuple[Move, ...]] | None:
+        """``_children`` of a position given as packed piles, for a game without hooks or odd face patterns
+        whose waste gives its top card (``_Moves.packed_ok``); ``self.table`` is not used."""
+        rules = self.rules
+        if sum(len(piles[i]) for i in rules.g.foundations) == rules.card_count:
+            return None
+        self.passes = passes
+        self.played = played
+        return self._children_of(piles, down, self.generator.moves(piles, down, passes, played))
+
+    def _children_of(self, cards: Cards, down: Sequence[int], moves: list[Move]) -> list[tuple[Move, ...]]:
+        rules = self.rules
         safe = safe_move(rules, cards, moves)
         if safe is not None:
             return [(safe,)]
@@ -150,7 +174,7 @@ class _Search:
         ranked.sort(reverse=True)
         return [sequence for _, _, _, sequence in ranked]
 
-    def _turns(self, turn: Move, cards: Cards, down: tuple[int, ...]) -> list[tuple[int, int, int, tuple[Move, ...]]]:
+    def _turns(self, turn: Move, cards: Cards, down: Sequence[int]) -> list[tuple[int, int, int, tuple[Move, ...]]]:
         """Each waste play reachable by turning the stock, once round at most, after the turns it needs.
 
         The stock and waste are turned on copies of their lists, not on the table: a turn changes nothing
@@ -163,17 +187,51 @@ class _Search:
         g = rules.g
         if g.gives[g.waste] is not MoveUnit.TOP_CARD or table.faces or down[g.waste]:
             return self._turns_on_table(turn)
-        draw = table.game.stock.draw
-        limited = rules.key_passes
         playable = playable_codes(rules, cards, down, g.waste)
-        stock_list = list(cards[g.stock])
-        waste_list = list(cards[g.waste])
-        passes = table.passes
-        played = table.waste_played
-        now = list(cards)
+        limited = rules.key_passes
+        passes = self.passes
+        played = self.played
+        stock, waste = cards[g.stock], cards[g.waste]
+        state = (rules, stock, waste, passes if limited else 0, played and rules.key_played)
+        stops = _STOPS.get(state)
+        if stops is None:
+            stops = self._stops(turn, stock, waste, passes, played)
+            if len(_STOPS) > 100_000:
+                _STOPS.clear()
+            _STOPS[state] = stops
+        out: list[tuple[int, int, int, tuple[Move, ...]]] = []
+        now: list[Sequence[int]] | None = None
+        for prefix, stock_now, waste_now in stops:
+            if waste_now and waste_now[-1] in playable:
+                if now is None:
+                    now = list(cards)
+                now[g.stock] = stock_now
+                now[g.waste] = waste_now
+                now_cards = tuple(now)
+                plays = self._waste_plays(now_cards, down)
+                if plays:
+                    # Turning is tried after the plays at hand (in a game with few passes it buries cards for
+                    # good), nearer turns first within each class of play.
+                    out.extend(
+                        (STOCK, cls * 1000 + tie + len(prefix), n, (*prefix, move))
+                        for cls, tie, n, move in rank_moves(rules, now_cards, down, plays)
+                    )
+        return out
+
+    def _stops(
+        self, turn: Move, stock: Sequence[int], waste: Sequence[int], passes: int, played: bool
+    ) -> list[tuple[tuple[Move, ...], tuple[int, ...], tuple[int, ...]]]:
+        """Each stock and waste reached by turning the stock from ``stock`` and ``waste``, once round at most,
+        with the turns that reach it. They depend on nothing else, so they are worked out once per stock and
+        waste (``_STOPS``) and serve every position that shares them."""
+        g = self.rules.g
+        draw = self.table.game.stock.draw
+        limited = self.rules.key_passes
+        stock_list = list(stock)
+        waste_list = list(waste)
         turns: list[Move] = []
         seen = {(len(stock_list), passes if limited else 0)}
-        out: list[tuple[int, int, int, tuple[Move, ...]]] = []
+        stops: list[tuple[tuple[Move, ...], tuple[int, ...], tuple[int, ...]]] = []
         following: Move | None = turn
         while following is not None:
             if following.src == self.stock:
@@ -192,29 +250,14 @@ class _Search:
             if state in seen:
                 break
             seen.add(state)
-            if left and (not waste_list or waste_list[-1] not in playable):
-                following = g.move(g.stock, g.waste, min(draw, left))
-                continue
-            if waste_list and waste_list[-1] in playable:
-                now[g.stock] = tuple(stock_list)
-                now[g.waste] = tuple(waste_list)
-                now_cards = tuple(now)
-                plays = self._waste_plays(now_cards, down)
-                if plays:
-                    prefix = tuple(turns)
-                    # Turning is tried after the plays at hand (in a game with few passes it buries cards for
-                    # good), nearer turns first within each class of play.
-                    out.extend(
-                        (STOCK, cls * 1000 + tie + len(turns), n, (*prefix, move))
-                        for cls, tie, n, move in rank_moves(rules, now_cards, down, plays)
-                    )
+            stops.append((tuple(turns), tuple(stock_list), tuple(waste_list)))
             if left:
                 following = g.move(g.stock, g.waste, min(draw, left))
             elif waste_list and self._may_redeal(passes, played):
                 following = g.move(g.waste, g.stock, len(waste_list))
             else:
                 following = None
-        return out
+        return stops
 
     def _may_redeal(self, passes: int, played: bool) -> bool:
         """``Table._may_redeal`` for a pass count and 'played this pass' flag."""
@@ -223,7 +266,7 @@ class _Search:
             return False
         return not (rule.redeal_needs_play and not played)
 
-    def _waste_plays(self, cards: Cards, down: tuple[int, ...]) -> list[Move]:
+    def _waste_plays(self, cards: Cards, down: Sequence[int]) -> list[Move]:
         """The moves of the waste's top card, in ``Table.generate_moves`` order (foundations, builds, spaces)."""
         g = self.rules.g
         w = g.waste
@@ -250,7 +293,7 @@ class _Search:
             base = g.base[j]
             if base == BASE_DEALT:
                 if base_rank == -1:
-                    base_rank = self.table.base_rank()
+                    base_rank = _base_rank(g, cards)
                 codes = ALL_CODES if base_rank is None else RANK_CODES[base_rank]
             else:
                 codes = BASE_CODES[base]
@@ -347,6 +390,151 @@ class _Search:
                 return Verdict.SOLVED
             stack.append(children)
         return Verdict.UNSOLVABLE
+
+
+def _base_rank(g: GameIndex, cards: Cards) -> int | None:
+    """``Table.base_rank`` of ``cards``."""
+    for i in g.foundations:
+        pile = cards[i]
+        if pile:
+            return RANK_OF[pile[0]]
+    return None
+
+
+class _Moves:
+    """``Table.generate_moves`` on packed piles (bytes, bottom first) for a game without hooks or odd face
+    patterns, every card known: the same moves in the same order (``test_packed_moves_match_the_table``),
+    without building a ``Table``, and with each pile's movable counts cached by its contents."""
+
+    def __init__(self, rules: SolverRules, game: Game) -> None:
+        g = rules.g
+        self.g = g
+        self.draw = game.stock.draw
+        self.stock_rule = game.stock
+        self.packed_ok = g.waste < 0 or g.gives[g.waste] is MoveUnit.TOP_CARD
+        """Whether ``_Search._turns`` may turn the stock on lists (else it needs the table)."""
+        self.counts: dict[tuple[int, bytes, int], tuple[int, ...]] = {}
+
+    def moves(self, cards: list[bytes], down: list[int], passes: int, played: bool) -> list[Move]:
+        g = self.g
+        out: list[Move] = []
+        if g.stock >= 0:
+            stock = cards[g.stock]
+            if stock:
+                out.append(g.move(g.stock, g.waste, min(self.draw, len(stock))))
+            elif g.waste >= 0 and cards[g.waste] and self._may_redeal(passes, played):
+                out.append(g.move(g.waste, g.stock, len(cards[g.waste])))
+        wants: dict[int, list[int]] = {}
+        empties: list[tuple[int, frozenset[int], bool]] = []
+        accept = g.accept_codes
+        for j in g.receivers:
+            dst = cards[j]
+            if not dst:
+                preferred, fallback = g.space_fallback[j]
+                empties.append((j, self._base_codes(j, cards), fallback and not any(cards[k] for k in preferred)))
+                continue
+            if down[j] >= len(dst):
+                continue
+            for code in accept[j][dst[-1]]:
+                if code in wants:
+                    wants[code].append(j)
+                else:
+                    wants[code] = [j]
+        cached = g.moves
+        on_top_from = g.on_top_from
+        on_space_from = g.on_space_from
+        fallback_only = g.fallback_ok
+        is_foundation = g.is_foundation
+        for i in g.sources:
+            src = cards[i]
+            n = len(src)
+            if n == 0 or down[i] >= n:
+                continue
+            top = src[-1]
+            targets = wants.get(top)
+            if targets is not None:
+                for j in targets:
+                    if is_foundation[j] and on_top_from[j][i]:
+                        out.append(cached[i][j][1])
+            unit = g.gives[i]
+            if unit is MoveUnit.TOP_CARD:
+                counts: tuple[int, ...] = (1,)
+            elif unit is MoveUnit.WHOLE_RUN and not empties and src[down[i]] not in wants:
+                continue
+            else:
+                state = (i, src, down[i])
+                found = self.counts.get(state)
+                if found is None:
+                    if len(self.counts) > 200_000:  # a bound on memory: piles recur, the hit rate stays high
+                        self.counts.clear()
+                    found = self.counts[state] = _unit_counts(g, i, src, down[i])
+                counts = found
+            for count in counts:
+                targets = wants.get(src[-count])
+                if targets is not None:
+                    for j in targets:
+                        if not is_foundation[j] and on_top_from[j][i]:
+                            out.append(cached[i][j][count])
+            for j, base_codes, fallback_open in empties:
+                if not on_space_from[j][i] or (fallback_only[j][i] and not fallback_open):
+                    continue
+                if is_foundation[j]:
+                    if top in base_codes:
+                        out.append(cached[i][j][1])
+                    continue
+                for count in counts:
+                    if src[-count] in base_codes:
+                        out.append(cached[i][j][count])
+        return out
+
+    def _base_codes(self, j: int, cards: Sequence[bytes]) -> frozenset[int]:
+        base = self.g.base[j]
+        if base == BASE_DEALT:
+            found = _base_rank(self.g, cards)
+            return ALL_CODES if found is None else RANK_CODES[found]
+        return BASE_CODES[base]
+
+    def _may_redeal(self, passes: int, played: bool) -> bool:
+        rule = self.stock_rule
+        if rule.passes is not None and passes >= rule.passes:
+            return False
+        return not (rule.redeal_needs_play and not played)
+
+
+def _unit_counts(g: GameIndex, i: int, src: bytes, down: int) -> tuple[int, ...]:
+    """``Table._unit_counts``: how many top cards of pile ``i`` may move together to a building pile."""
+    unit = g.gives[i]
+    n = len(src)
+    next_rank = g.next_rank[i]
+    rule = g.suit_rule[i]
+    run = 1
+    k = n - 1
+    while k > down:
+        upper, lower = src[k], src[k - 1]
+        if next_rank[RANK_OF[lower]] != RANK_OF[upper]:
+            break
+        if rule == SUIT_ALTERNATE:
+            if RED_OF[upper] == RED_OF[lower]:
+                break
+        elif rule == SUIT_SAME and SUIT_OF[upper] != SUIT_OF[lower]:
+            break
+        run += 1
+        k -= 1
+    if unit is MoveUnit.ANY_RUN:
+        return tuple(range(1, run + 1))
+    if unit is MoveUnit.WHOLE_RUN:
+        return (n - down,) if run == n - down else ()
+    whole = (n,) if down == 0 and run == n else ()
+    if unit is MoveUnit.WHOLE_PILE_OR_TOP_OF_TWO:
+        return (*whole, 1) if n == 2 else whole if n > 1 else (1,)
+    if unit is MoveUnit.WHOLE_PILE_OR_TOP_CARD:
+        return (1, *whole) if n > 1 else (1,)
+    return ()
+
+
+@cache
+def _moves_for(rules: SolverRules, game: Game) -> _Moves:
+    return _Moves(rules, game)
 
 
 def replay(table: Table, moves: tuple[Move, ...] | list[Move]) -> Table:

@@ -277,10 +277,11 @@ def best_first(search: _Search) -> Verdict:
     other = _Search(search.table.copy(), Budget(nodes=None, seconds=None), None, search.start)
     other.deadline = search.deadline
     total = search.max_nodes
-    turns = itertools.cycle(
-        ((search, steps(search, narrow=True), SLICES[0]), (other, steps(other, narrow=False), SLICES[1]))
-    )
-    for each, run, size in turns:
+    steered = (search, steps(search, narrow=True), SLICES[0])
+    plain = (other, steps(other, narrow=False), SLICES[1])
+    for each, run, size in itertools.cycle((steered, plain)):
+        if each is other and other.nodes >= PLAIN_NODES:
+            continue
         spent = search.nodes + other.nodes
         if (total is not None and spent >= total) or each._out_of_time():
             search.nodes = spent
@@ -304,6 +305,11 @@ SLICES = (8192, 4096)
 """Nodes the steered search, then the plain one, runs before the other takes its turn: two thirds of the
 budget for the steered search, which decides more deals alone; the plain one catches most of the deals that the
 beam misses early (three of seeds 0-88 that the plain search had solved within 30,000 nodes)."""
+
+PLAIN_NODES = 50_000
+"""The plain search takes no more turns once it has spent this many nodes: it answers early or not at all (seeds
+30 and 51 within 1,000 nodes, where the steered search goes wrong), and proving a deal lost then costs the
+steered search's nodes plus these, not one and a half times them."""
 
 _Steps = Generator[None, None, "Verdict"]
 """A search that pauses (yields) when its node budget is spent or its time is up, and returns its verdict."""
@@ -490,13 +496,17 @@ def _plain_steps(search: _Search, narrow: bool) -> _Steps:
     key_passes = rules.key_passes
     key_played = rules.key_played
     known = frontier.known
+    packed_ok = search.generator.packed_ok
+    waste = rules.g.waste
     while (popped := frontier.pop()) is not None:
         node, state = popped
         data, passes, played = cast(tuple[bytes, int, bool], state)
         piles, down = _unpack_plain(data)
-        table = Table(game, piles, down, passes=passes, waste_played=played, stage=Stage.PLAY)
-        search.table = table
-        children = search._children()
+        if packed_ok and (waste < 0 or not down[waste]):
+            children = search.children_packed(piles, down, passes, played)
+        else:  # face-down waste cards: turned on the table
+            search.table = Table(game, piles, down, passes=passes, waste_played=played, stage=Stage.PLAY)
+            children = search._children()
         if children is None:
             search.path = frontier.path(node)
             search.closest = 0

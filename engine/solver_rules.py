@@ -7,17 +7,19 @@ exhausted, so every rule here must keep at least one winning line whenever one e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
-from engine.cards import RANK_OF
-from engine.layout import BASE_ACE, BASE_KING, BASE_NONE, SUIT_SAME, GameIndex, game_index
+from engine.cards import RANK_OF, RED_OF
+from engine.layout import BASE_ACE, BASE_KING, BASE_NONE, SUIT_ALTERNATE, SUIT_SAME, GameIndex, game_index
 from engine.moves import Move
-from engine.rules import Game, Role
+from engine.rules import Game, MoveUnit, Role
 
-Cards = tuple[tuple[int, ...], ...]
-"""Per pile, its card codes bottom first: the first part of ``Table.key()``."""
+Cards = Sequence[Sequence[int]]
+"""Per pile, its card codes bottom first: the first part of ``Table.key()`` (or the packed piles of
+``engine.solver_best``)."""
 
 # Move-ordering classes, lowest first. Depth-first search finds wins sooner when progress comes first.
 TO_FOUNDATION, UNCOVERS, FROM_WASTE, EMPTIES, STOCK, BUILD, FROM_FOUNDATION = range(7)
@@ -45,8 +47,13 @@ class SolverRules:
     """Cards that nothing is ever built on outside the foundations and that can always go straight up (the
     aces, where each suit has foundations of its own built up from the ace); empty where that is not so."""
     low_first: bool
-    """Where foundation cards come back: a card may still go up at once when every card of a lower rank is on
-    a foundation (each suit built up from the ace, every build downward, no spaces filled by rule)."""
+    """Where foundation cards come back: a card still goes up at once, and never comes back down, when it is
+    up for good by Keller's rule (``up_for_good``; one pack, each suit built up from the ace, every build
+    downward, no spaces filled by rule); a waste card up for good is not built on the tableau instead."""
+    partial_up: bool
+    """A face-up run is split (its upper part moved onto another column) only when the card it leaves on top
+    can go up to a foundation: the incomplete-pile dominance of Blake & Gent (JAIR 2026, Theorem 4, after
+    Wolter and Birrell), for Klondike's tableau (alternate colours down, any run moves, kings into spaces)."""
     autofill: bool
     macros: bool
     """Stock turns only feed the waste: the search turns the stock only on the way to a waste play."""
@@ -106,6 +113,10 @@ def solver_rules(game: Game) -> SolverRules:
     leaves = frozenset(code for code in range(52) if not builders[code] and code % 13 == 0) if by_suit else frozenset()
     builds_down = all(RANK_OF[b] < RANK_OF[code] for code in range(52) for b in builders[code])
     no_fill_rule = game.autofill_from is None and not any(fallback for _, fallback in g.space_fallback)
+    klondike_tableau = bool(g.tableau) and all(
+        g.suit_rule[i] == SUIT_ALTERNATE and g.base[i] == BASE_KING and g.gives[i] is MoveUnit.ANY_RUN
+        for i in g.tableau
+    )
     auto: set[str] = set()
     for spec in game.piles if plain else ():
         # Playing a waste card changes which cards later passes turn up when more than one is turned at a
@@ -127,6 +138,7 @@ def solver_rules(game: Game) -> SolverRules:
         gives_back=gives_back,
         leaves=leaves,
         low_first=plain and game.packs == 1 and gives_back and by_suit and builds_down and no_fill_rule,
+        partial_up=plain and game.packs == 1 and by_suit and builds_down and no_fill_rule and klondike_tableau,
         autofill=game.autofill_from is not None,
         macros=plain and g.stock >= 0 and g.waste >= 0,
         key_passes=game.stock.passes is not None,
@@ -177,11 +189,12 @@ def safe_move(rules: SolverRules, cards: Cards, moves: list[Move]) -> Move | Non
     play, a card could be wanted again as a holder for a returning card, so only cards that nothing is ever
     built on (the aces of Klondike) are played, and cards that hold nothing but such cards (the twos): an ace
     can always go up instead of onto a two, so a winning line that uses the two as a holder, or takes it or the
-    ace under it back down, still wins with those moves left out.
+    ace under it back down, still wins with those moves left out. Where each suit has one foundation from the
+    ace (``low_first``), Keller's rule goes further (``up_for_good``).
     """
     index = rules.index
     on_foundations: dict[int, int] | None = None
-    low: int | None = None
+    heights: list[int] | None = None
     for move in moves:
         if rules.role[move.dst] is not Role.FOUNDATION or move.src not in rules.auto_sources:
             continue
@@ -196,9 +209,9 @@ def safe_move(rules: SolverRules, cards: Cards, moves: list[Move]) -> Move | Non
             if all(code in rules.leaves for code in wanted):
                 return move
             if rules.low_first:
-                if low is None:
-                    low = min(len(cards[i]) for i in rules.g.foundations)
-                if RANK_OF[card] <= low + 1:
+                if heights is None:
+                    heights = suit_heights(rules, cards)
+                if up_for_good(card, heights):
                     return move
             continue
         if on_foundations is None:
@@ -211,12 +224,43 @@ def safe_move(rules: SolverRules, cards: Cards, moves: list[Move]) -> Move | Non
     return None
 
 
+def suit_heights(rules: SolverRules, cards: Cards) -> list[int]:
+    """How many cards of each suit (code // 13) are up, where each suit has one foundation built from the ace."""
+    heights = [0, 0, 0, 0]
+    for i in rules.g.foundations:
+        pile = cards[i]
+        if pile:
+            heights[pile[0] // 13] = len(pile)
+    return heights
+
+
+def _keller(code: int) -> tuple[tuple[int, int], ...]:
+    """(suit, lowest height it must have) for the other three suits, for ``code`` to be up for good."""
+    rank = RANK_OF[code]
+    suit = code // 13
+    return tuple(
+        (other, rank - 3 if RED_OF[other * 13] == RED_OF[code] else rank - 2) for other in range(4) if other != suit
+    )
+
+
+_NEEDS = tuple(_keller(code) for code in range(52))
+
+
+def up_for_good(code: int, heights: list[int]) -> bool:
+    """Keller's rule for games whose foundation cards come back (Blake & Gent, JAIR 2026, Theorem 1 and its
+    corollary; Solvitaire's ``is_valid_auto_foundation_move``): a card that can go up goes up at once, and is
+    never taken back down, when both suits of the other colour are up to at least two below its rank and the
+    other suit of its colour to at least three below. Every card that could ever want it as a holder (the
+    other colour's next lower cards) can then go up itself, and so can every card that could want those."""
+    return all(heights[suit] >= need for suit, need in _NEEDS[code])
+
+
 _ACES = frozenset(range(0, 52, 13))
 _KINGS = frozenset(range(12, 52, 13))
 _ALL = frozenset(range(52))
 
 
-def playable_codes(rules: SolverRules, cards: Cards, down: tuple[int, ...], src: int) -> frozenset[int]:
+def playable_codes(rules: SolverRules, cards: Cards, down: Sequence[int], src: int) -> frozenset[int]:
     """Every card that might be played from pile ``src`` to some other pile as the layout stands: a superset
     (a looser test than ``Table.generate_moves``), used to skip positions where nothing can be played."""
     g = rules.g
@@ -237,7 +281,7 @@ def playable_codes(rules: SolverRules, cards: Cards, down: tuple[int, ...], src:
     return frozenset(out)
 
 
-def order_moves(rules: SolverRules, cards: Cards, down: tuple[int, ...], moves: list[Move]) -> list[Move]:
+def order_moves(rules: SolverRules, cards: Cards, down: Sequence[int], moves: list[Move]) -> list[Move]:
     """Drop moves that only mirror another, and sort the rest so that progress is tried first."""
     ranked = rank_moves(rules, cards, down, moves)
     ranked.sort()
@@ -245,7 +289,7 @@ def order_moves(rules: SolverRules, cards: Cards, down: tuple[int, ...], moves: 
 
 
 def rank_moves(
-    rules: SolverRules, cards: Cards, down: tuple[int, ...], moves: list[Move]
+    rules: SolverRules, cards: Cards, down: Sequence[int], moves: list[Move]
 ) -> list[tuple[int, int, int, Move]]:
     """(class, tie-break, position in ``moves``, move) for every move not dropped as a mirror of another."""
     index = rules.index
@@ -253,7 +297,7 @@ def rank_moves(
     group_of = rules.group_of
     ranked: list[tuple[int, int, int, Move]] = []
     empty_targets: set[tuple[str, int, int]] = set()
-    low = -1
+    heights: list[int] | None = None
     for n, move in enumerate(moves):
         i = index[move.src]
         j = index[move.dst]
@@ -269,6 +313,13 @@ def rank_moves(
             if move.count == len(src) and group_of[move.src] == group_of[move.dst] and not rules.autofill:
                 continue  # a whole pile into a space of the same kind only trades places
         left = len(src) - move.count
+        if rules.partial_up and left > down[i] and src_role is Role.TABLEAU and dst_role is Role.TABLEAU and cards[j]:
+            under = src[left - 1]
+            if under >= 0 and src[left] in rules.g.accept_codes[i][under]:  # a split run, not a lift off a stray
+                if heights is None:
+                    heights = suit_heights(rules, cards)
+                if heights[under // 13] != RANK_OF[under] - 1:
+                    continue  # the card left on top cannot go up: the split can wait (``SolverRules.partial_up``)
         tie = 0
         if dst_role is Role.FOUNDATION:
             cls = TO_FOUNDATION
@@ -276,15 +327,21 @@ def rank_moves(
             cls = STOCK
         elif src_role is Role.FOUNDATION:
             if rules.low_first:
-                if low < 0:
-                    low = min(len(cards[f]) for f in rules.g.foundations)
-                if RANK_OF[src[-1]] <= low + 1:
+                if heights is None:
+                    heights = suit_heights(rules, cards)
+                if up_for_good(src[-1], heights):
                     continue  # it would go straight back up (``safe_move``): coming down gains nothing
             cls = FROM_FOUNDATION
         elif src_role is Role.TABLEAU and left > 0 and left == down[i]:
             cls = UNCOVERS
             tie = -down[i]  # dig where most cards are hidden
         elif src_role is not Role.TABLEAU:
+            if rules.low_first and src_role is Role.WASTE:
+                card = src[-1]
+                if heights is None:
+                    heights = suit_heights(rules, cards)
+                if heights[card // 13] == RANK_OF[card] - 1 and up_for_good(card, heights):
+                    continue  # built on a column it would go up at once (``safe_move``): the same as going up now
             cls = FROM_WASTE
         elif left == 0:
             cls = EMPTIES

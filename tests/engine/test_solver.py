@@ -15,7 +15,7 @@ from engine.games import GAMES, find_game
 from engine.moves import Move
 from engine.solver import Budget, UnknownCardsError, Verdict, replay, solve
 from engine.solver_best import guide
-from engine.solver_rules import canonical_key, key_parts, safe_move, solver_rules
+from engine.solver_rules import canonical_key, key_parts, rank_moves, safe_move, solver_rules
 from engine.table import Table
 from engine.testing import KLONDIKE_TRAP, make_table, playout
 
@@ -273,13 +273,43 @@ def test_packed_children_match_the_table(game: str, seed: int) -> None:
         def recorded(
             search: _Search = search, expanded: list[tuple[object, ...]] = expanded, children: Any = search._children
         ) -> object:
-            expanded.append(search.table.key())
+            expanded.append(search.table.key()[:4])
             return children()
 
+        def recorded_packed(
+            piles: list[bytes],
+            down: list[int],
+            passes: int,
+            played: bool,
+            expanded: list[tuple[object, ...]] = expanded,
+            children: Any = search.children_packed,
+        ) -> object:
+            expanded.append((tuple(tuple(pile) for pile in piles), tuple(down), passes, played))
+            return children(piles, down, passes, played)
+
         search._children = recorded  # type: ignore[method-assign]
+        search.children_packed = recorded_packed  # type: ignore[method-assign]
         results.append((run(search), search.nodes, search.path, expanded))
     assert len(results[0][3]) > 10
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("game", [game.name for game in GAMES if game.hooks is None])
+def test_packed_moves_match_the_table(game: str) -> None:
+    """The search's move generator on packed piles (``engine.solver._Moves``) gives ``Table.generate_moves``'s
+    moves in the same order, along random playouts."""
+    from engine.solver import _moves_for
+
+    rules = solver_rules(find_game(game))
+    generator = _moves_for(rules, find_game(game))
+    compared = 0
+    for seed in range(3):
+        for table in playout(find_game(game), seed, 120):
+            cards, down = key_parts(table.key())
+            piles = [bytes(pile) for pile in cards]
+            assert generator.moves(piles, list(down), table.passes, table.waste_played) == table.generate_moves()
+            compared += 1
+    assert compared > 100
 
 
 @pytest.mark.parametrize("game", ["klondike/draw3", "klondike", "klondike/vegas-draw3", "canfield", "canfield/modern"])
@@ -364,26 +394,67 @@ def test_safe_moves_wait_for_the_cards_they_could_hold() -> None:
 
 
 def test_draw3_plays_only_aces_and_twos_automatically() -> None:
-    # Foundation cards come back in modern Klondike, so a card that can hold another is not forced up, except
-    # a two: it holds only aces, and an ace can always go straight up instead.
+    # Foundation cards come back in modern Klondike, so a card that can hold another is not forced up while
+    # that other card may still want it, except a two: it holds only aces, and an ace can always go straight up.
     rules = solver_rules(find_game("klondike/draw3"))
     two = make_table("klondike/draw3", {"f1": "AH", "t1": "2H"})
     assert str(safe_move(rules, key_parts(two.key())[0], two.generate_moves())) == "t1>f1"
-    table = make_table("klondike/draw3", {"f1": "AH 2H", "f2": "AC 2C", "f3": "AS 2S", "t1": "3H"})
+    # The ace of spades is not up: it may still want the two of spades, which may want the three of hearts.
+    table = make_table("klondike/draw3", {"f1": "AH 2H", "f2": "AC 2C", "t1": "3H", "t2": "KS"})
     assert safe_move(rules, key_parts(table.key())[0], table.generate_moves()) is None
     waste = make_table("klondike/draw3", {"f1": "AH", "w": "2H"})
     assert safe_move(rules, key_parts(waste.key())[0], waste.generate_moves()) is None
 
 
-def test_draw3_plays_a_card_up_once_every_lower_card_is_up() -> None:
-    # Every two is up: no card that could ever be built on the three of hearts (or on what builds on it) is
-    # left in play, so it goes up at once although foundation cards may come back.
+@pytest.mark.parametrize(
+    ("foundations", "up"),
+    [
+        ({"f1": "AH 2H 3H", "f2": "AC 2C", "f3": "AS 2S", "f4": "AD"}, True),  # black up to 2, diamonds to 1
+        ({"f1": "AH 2H 3H", "f2": "AC 2C 3C 4C 5C", "f3": "AS 2S", "f4": "AD"}, True),
+        ({"f1": "AH 2H 3H", "f2": "AC 2C", "f3": "AS 2S"}, False),  # the three of diamonds may want a black four
+        ({"f1": "AH 2H 3H", "f2": "AC", "f3": "AS 2S", "f4": "AD 2D 3D"}, False),  # the two of clubs may want a red 3
+    ],
+)
+def test_draw3_plays_a_card_up_for_good_by_kellers_rule(foundations: dict[str, str], up: bool) -> None:
+    # The four of hearts goes up at once when both black suits are up to the two and diamonds to the ace:
+    # every card that could want it as a holder, or want those, can go up itself.
     rules = solver_rules(find_game("klondike/draw3"))
-    low = {"f1": "AH 2H", "f2": "AC 2C", "f3": "AS 2S", "f4": "AD 2D"}
-    table = make_table("klondike/draw3", {**low, "t1": "3H", "t2": "KS"})
-    assert str(safe_move(rules, key_parts(table.key())[0], table.generate_moves())) == "t1>f1"
-    four = make_table("klondike/draw3", {**low, "f1": "AH 2H 3H", "t1": "4H", "t2": "KS"})
-    assert safe_move(rules, key_parts(four.key())[0], four.generate_moves()) is None
+    table = make_table("klondike/draw3", {**foundations, "t1": "4H", "t2": "KS"})
+    moves = table.generate_moves()
+    assert (str(safe_move(rules, key_parts(table.key())[0], moves)) == "t1>f1") is up
+    # ... and once up it is not taken back down (it would go straight back up).
+    on_top = make_table("klondike/draw3", {**foundations, "f1": "AH 2H 3H 4H", "t2": "5S"})
+    cards, down = key_parts(on_top.key())
+    ranked = [str(move) for *_, move in rank_moves(rules, cards, down, on_top.generate_moves())]
+    assert ("f1>t2" not in ranked) is up
+
+
+def test_draw3_waste_card_up_for_good_is_not_built_on_a_column() -> None:
+    rules = solver_rules(find_game("klondike/draw3"))
+    table = make_table("klondike/draw3", {"f1": "AH 2H", "f2": "AC", "f3": "AS", "w": "3H", "t1": "4S"})
+    cards, down = key_parts(table.key())
+    plays = [str(move) for *_, move in rank_moves(rules, cards, down, table.generate_moves()) if move.dst != "s"]
+    assert plays == ["w>f1"]
+    # Not up for good (the ace of spades may want the two of hearts... and the three): built, or up.
+    held = make_table("klondike/draw3", {"f1": "AH 2H", "f2": "AC", "w": "3H", "t1": "4S", "t2": "KD"})
+    cards, down = key_parts(held.key())
+    ranked = {str(move) for *_, move in rank_moves(rules, cards, down, held.generate_moves())}
+    assert {"w>f1", "w>t1"} <= ranked
+
+
+@pytest.mark.parametrize("game", ["klondike/draw3", "klondike/modern"])
+def test_a_run_is_split_only_to_free_a_card_for_a_foundation(game: str) -> None:
+    # The eight of hearts may move onto the nine of clubs off the nine of spades only when the nine can go up.
+    rules = solver_rules(find_game(game))
+    piles = {"t1": "5d 9S 8H", "t2": "9C", "t3": "KD"}
+    table = make_table(game, {**piles, "f1": run_of("S", 1, 7)})
+    cards, down = key_parts(table.key())
+    assert "t1>t2" not in [str(move) for *_, move in rank_moves(rules, cards, down, table.generate_moves())]
+    ready = make_table(game, {**piles, "f1": run_of("S", 1, 8)})
+    cards, down = key_parts(ready.key())
+    assert "t1>t2" in [str(move) for *_, move in rank_moves(rules, cards, down, ready.generate_moves())]
+    # The 1914 rules move a run only as a whole: nothing to split, nothing pruned.
+    assert not solver_rules(find_game("klondike")).partial_up
 
 
 def random_draw3_ending(seed: int) -> Table:
@@ -421,6 +492,54 @@ def test_draw3_low_cards_rule_keeps_every_win(monkeypatch: pytest.MonkeyPatch) -
     assert [one for one, _ in decided] == [other for _, other in decided]
     assert Verdict.SOLVED in [one for one, _ in decided]
     assert Verdict.UNSOLVABLE in [one for one, _ in decided]
+
+
+def random_klondike_ending(game: str, seed: int) -> Table:
+    """A Klondike position near the end with face-up runs to split: each suit up to a random height, three to
+    seven columns of face-down cards under an alternate-colour run, the rest in the stock."""
+    rng = random.Random(seed)
+    heights = [rng.randint(0, 7) for _ in range(4)]
+    piles = {f"f{n + 1}": run_of(suit, 1, heights[n]) for n, suit in enumerate("SHDC")}
+    pool = [(rank, suit) for n, suit in enumerate("SHDC") for rank in range(heights[n] + 1, 14)]
+    rng.shuffle(pool)
+    stock = pool[: rng.randint(0, len(pool) // 3)]
+    del pool[: len(stock)]
+    for n in range(rng.randint(3, 7)):
+        down = pool[: rng.randint(0, 5)]
+        del pool[: len(down)]
+        run = [pool.pop(rng.randrange(len(pool)))] if pool else []
+        while run and rng.random() < 0.8:
+            rank, suit = run[-1]
+            fits = [c for c in pool if c[0] == rank - 1 and (c[1] in "HD") != (suit in "HD")]
+            if not fits:
+                break
+            run.append(fits[rng.randrange(len(fits))])
+            pool.remove(run[-1])
+        piles[f"t{n + 1}"] = " ".join([RANKS[r - 1] + x.lower() for r, x in down] + [RANKS[r - 1] + x for r, x in run])
+    piles["s"] = " ".join(RANKS[r - 1] + x.lower() for r, x in pool + stock)
+    return make_table(game, piles, "play")
+
+
+@pytest.mark.parametrize("game", ["klondike/draw3", "klondike/modern"])
+def test_keller_and_split_rules_keep_every_win(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Klondike endings with runs searched to the end with Keller's rule and the split rule, and with neither
+    (only aces and twos up at once, any split): the same verdict, over both won and lost endings."""
+    import dataclasses
+
+    from engine import solver
+
+    endings = [random_klondike_ending(game, seed) for seed in range(40)]
+    budget = Budget(nodes=6_000, seconds=None)
+    ours = [solve(table, budget).verdict for table in endings]
+    off = dataclasses.replace(solver_rules(find_game(game)), low_first=False, partial_up=False)
+    monkeypatch.setattr(solver, "solver_rules", lambda _: off)
+    without = [solve(table, budget).verdict for table in endings]
+    decided = [(one, other) for one, other in zip(ours, without, strict=True) if Verdict.UNKNOWN not in (one, other)]
+    assert len(decided) >= 20
+    assert [one for one, _ in decided] == [other for _, other in decided]
+    assert Verdict.SOLVED in [one for one, _ in decided]
+    if game == "klondike/draw3":  # drawing one, these endings are all won
+        assert Verdict.UNSOLVABLE in [one for one, _ in decided]
 
 
 # ----------------------------------------------------------------- the command
