@@ -5,21 +5,28 @@ the player's side, the layout reading upright, piles on a grid of rows and colum
 column (``t``) is a cascade fanned down and is the last row of its layout; the waste fans right; every other
 pile is a squared packet that shows its top card.
 
-Steps: (1) group the index reads into physical cards: a read and a read of the same name a card's diagonal down
-and to the right are the two corners of one card (that offset, measured on the names read twice, settles two
-packs' candidates); (2) one anchor per card (its top-left index) and per face-down strip (class ``BACK``);
-(3) turn the anchors level (the camera's yaw turns the layout) and measure the card: a strip's width, else a
-card's two corners, else the column pitch, else the index size; (4) a read of one index lying a card's diagonal
-below-right of a row, on no cascade, is a bottom-right index seen alone: it moves to its top-left corner;
-(5) heads: the anchors with nothing just above them in their column (a cascade's first card, a packet's top);
-(6) the rows: heads clustered by height above a fitted level line; each cluster is given a row of the layout (or
-none), scored by the row spacing, by how well the heads then sit on the slots of one column grid (origin and
-pitch; perspective: rows farther from the camera narrower, columns leaning to a vanishing point), and by how many
-heads land on piles the deal fills; (7) each card takes the pile of its cascade's head; (8) a name read on more
-cards than the game has packs is a conflict: the reads on a pile, then the more confident, keep the name, the
-others take their runner-up reading when it is free, else become unknown; (9) order each pile: cascades top to
-bottom, the waste left to right, a squared packet its top card; (10) face-down counts: strips placed like cards,
-a cascade's are those above its first face-up card, a squared packet of backs shows one ("1 or more").
+Steps: (0) index reads lying on one another are one read (the surest: one corner named twice); (1) group the
+index reads into physical cards: a read and a read of the same name a card's diagonal down and to the right are
+the two corners of one card (that offset, measured on the names read twice, settles two packs' candidates), and
+so are two single reads of different names that offset apart (a misread turned corner: a 6 read as a 9);
+(2) one anchor per card (its top-left index) and per face-down strip (class ``BACK``; a box wider than a card is
+strips of several columns merged by the detector and is dropped, unless nothing lies beside it: a squared packet);
+(3) turn the anchors level (the camera's yaw turns the layout) and measure the card: strips' width, two corners'
+distance, column pitch and index size each give a range of widths, and a measure another one confirms is taken
+(real reads mislead each one: ``_card_width``); (4) a read of one index lying a card's diagonal below-right of a
+row, on no cascade, is a bottom-right index seen alone: it moves to its top-left corner; (5) heads: the anchors
+with nothing just above them in their column (a cascade's first card, a packet's top); (6) the rows: heads
+clustered by height above a fitted level line; each cluster is given a row of the layout (or none), scored by the
+row spacing, by how well the heads then sit on the slots of one column grid (origin and pitch; perspective: rows
+farther from the camera narrower, columns leaning to a vanishing point), by how many heads land on piles the deal
+fills, and by heads no pile could show where the map puts them; each head weighs as its cascade's surest read, so
+that doubtful reads (most phantoms and misreads) pull the fit less; (7) each card takes the pile of its cascade's
+head; (8) a name read on more cards than the game has packs is a conflict: the reads on a pile, then the more
+confident, keep the name, the others take their runner-up reading when it is free, else become unknown; (9) order
+each pile: cascades top to bottom (a doubtful last card read by one corner only, under a surer card, is a read of
+that card's face and is dropped), the waste left to right, a squared packet its top card; (10) face-down counts:
+strips placed like cards, a cascade's are those above its first face-up card, a squared packet of backs shows one
+("1 or more").
 
 ``to_table`` fills foundations from their top card only where the rules and the rest of the table agree
 (``foundations``).
@@ -47,6 +54,8 @@ UNKNOWN = "??"
 FAN_DOWN, FAN_RIGHT, SQUARE = "fan_down", "fan_right", "square"
 _DEALT_WEIGHT = 1.25  # a head on a pile the deal fills: an empty row of foundations and a full row of packets
 _LEAN_COST = 0.3  # score lost per pitch per card height the columns lean: the camera is most often square on
+_SURE = 0.7  # a read this confident is right (real reads: none wrong at 0.7+, one in six below): full weight in the fit
+_DOUBT = 0.5  # below this, a read with nothing to back it is more often a misread than a card (real reads)
 _ROW_STEP = (0.9, 1.75)  # row pitch / estimated card height: a card and a 12-35 mm gap, the estimate 15 % off
 _F = npt.NDArray[np.float64]
 
@@ -85,7 +94,9 @@ LAYOUTS: dict[str, dict[str, Slot]] = {
     "sly": _rows([*_run("f", 1, 8), ("s", 8), ("w", 9)], _run("p", 1, 10), _run("p", 11, 20)),
     "louis": _rows(
         [("f", 0), *_run("f", 1, 8, 1), ("h", 9), ("k", 10), ("s", 11)],
-        [("w", 0)], [("b", 0)], [("g", 0)],
+        [("w", 0)],
+        [("b", 0)],
+        [("g", 0)],
         [(p, k) for k, p in enumerate(("a", "c", "d", "e", "i", "l", "m", "x1", "x2", "x3"))],
         [("x4", 0)],
     ),
@@ -177,7 +188,45 @@ def _physical(faces: Detections, card_h: float) -> list[tuple[str, list[int]]]:
                 used |= {i, j}
                 out.append((name, [i, j]))
         out.extend((name, [i]) for i in idx if i not in used)
-    return out
+    return _misread_corners(out, centres, faces.confidence, offset)
+
+
+def _misread_corners(
+    groups: list[tuple[str, list[int]]], centres: _F, confidence: npt.NDArray[np.float32], offset: _F | None
+) -> list[tuple[str, list[int]]]:
+    """Pair the single reads that lie a card's two corners apart (``offset``, measured on the names read twice)
+    under different names: one of the two was misread (most often the turned corner: a 6 read as a 9), and left
+    alone it would be a second card, a phantom that pulls the layout fit. The pair keeps the more confident
+    name."""
+    if offset is None:
+        return groups
+    ox, oy = float(offset[0]), float(offset[1])
+    # the top-left reads (a pair's lower read is a bottom-right index, which covers nothing)
+    top = np.ones(len(centres), bool)
+    for _, cl in groups:
+        if len(cl) == 2:
+            top[max(cl, key=lambda i: float(centres[i, 1]))] = False
+
+    def covered(i: int) -> bool:  # a card just below it in its column: a cascade's card, its lower corner hidden
+        dx, dy = centres[:, 0] - centres[i, 0], centres[:, 1] - centres[i, 1]
+        return bool(np.any(top & (dy > 0.05 * oy) & (dy < 1.5 * oy) & (np.abs(dx) < 0.4 * ox)))
+
+    single = [k for k, (_, cl) in enumerate(groups) if len(cl) == 1 and not covered(cl[0])]
+    pairs = []
+    for a in single:
+        for b in single:
+            i, j = groups[a][1][0], groups[b][1][0]
+            miss = float(np.hypot(*(centres[j] - centres[i] - offset)))
+            if a != b and groups[a][0] != groups[b][0] and miss < 0.35 * float(np.hypot(*offset)):
+                pairs.append((miss, a, b))
+    done: set[int] = set()
+    merged = []
+    for _, a, b in sorted(pairs):
+        if a not in done and b not in done:
+            done |= {a, b}
+            i, j = groups[a][1][0], groups[b][1][0]
+            merged.append((groups[a][0] if confidence[i] >= confidence[j] else groups[b][0], [i, j]))
+    return [g for k, g in enumerate(groups) if k not in done] + merged
 
 
 def reconcile(dets: Detections, card_h: float, packs: int = 1, fits: list[bool] | None = None) -> list[SeenCard]:
@@ -258,22 +307,71 @@ def _rotation(xs: _F, ys: _F) -> float:
     return float(np.median(np.arctan2(dy[far], dx[far])))
 
 
-def _card_size(xs: _F, ys: _F, pairs: list[float], backs: Detections, rough_h: float) -> tuple[float, float]:
-    """Card width and height (px) in the image, from anchors turned level (``xs``, ``ys``). The width: a face-down
-    strip is a card wide; else a card's two corners (``pairs``: horizontal distances, 0.6-0.85 card widths
-    as decks go); else the column pitch (a card and a 6-22 mm gap: 1.22 card widths), the distance from a card
-    to the next one level with it on its right (a fanned waste's steps left out); else the index size. The
-    height: from the width, foreshortened as by a camera tilted 30 degrees (0-45 makes it 15 % off either way)."""
-    dx, _ = _level_neighbours(xs, ys, 0.15)
+def _card_width(backs: Detections, pairs: list[float], pitch: float | None, rough_h: float) -> float:
+    """A card's width (px) in the image. A face-down strip is a card wide; a card's two corners (``pairs``:
+    horizontal distances) lie 0.55-0.85 card widths apart as decks go (0.72 typical); the column ``pitch`` is a
+    card and a 10-45 % gap (1.22 typical); the index size (``rough_h``) says least, a card being 0.5-1.15 of
+    ``rough_h * CARD_ASPECT`` wide as decks go. Real reads mislead each: a detector merges the strips of
+    neighbouring columns into one box, misread corners pair wrongly, a deal's cascades step down so that their
+    heads are not level. So each measure gives a range of widths: the first measure whose range another one's
+    meets is taken; else the corners of several cards (their distance is the deck's own); else the first one
+    the index size allows; else the index size."""
+    rough_w = rough_h * CARD_ASPECT
+    by_pairs = float(np.median(pairs)) if len(pairs) >= 2 else None  # one pair may be two misread cards
+    measures: list[tuple[float, float, float]] = []  # (width, least, most)
     if len(backs):
-        w = float(np.median(backs.boxes[:, 2] - backs.boxes[:, 0])) - 2.0
-    elif pairs:
-        w = float(np.median(pairs)) / 0.72
-    elif len(dx) >= 2:
-        w = float(np.median(dx[dx > 0.5 * np.max(dx)])) / 1.22
-    else:
-        w = rough_h * CARD_ASPECT
+        w = float(np.median(backs.boxes[:, 2] - backs.boxes[:, 0]))
+        measures.append((w - 2.0, w - 4.0, w))
+    if by_pairs is not None:
+        measures.append((by_pairs / 0.72, by_pairs / 0.85, by_pairs / 0.55))
+    if pitch is not None:
+        measures.append((pitch / 1.22, pitch / 1.45, pitch / 1.1))
+    measures.append((rough_w, 0.5 * rough_w, 1.15 * rough_w))
+    index = len(measures) - 1
+    for k, (w, lo, hi) in enumerate(measures[:index]):
+        if any(j != k and lo <= b and a <= hi for j, (_, a, b) in enumerate(measures[:index])):
+            return w
+    if by_pairs is not None and len(pairs) >= 4:
+        return by_pairs / 0.72
+    for w, lo, hi in measures[:index]:
+        if lo <= 1.15 * rough_w and 0.5 * rough_w <= hi:
+            return w
+    return rough_w
+
+
+def _card_size(xs: _F, ys: _F, pairs: list[float], backs: Detections, rough_h: float) -> tuple[float, float]:
+    """Card width and height (px) in the image, from anchors turned level (``xs``, ``ys``): the width as
+    :func:`_card_width` settles it, the column pitch the distance from a card to the next one level with it on its
+    right (a fanned waste's steps left out). The height: from the width, foreshortened as by a camera tilted 30
+    degrees (0-45 makes it 15 % off either way)."""
+    dx, _ = _level_neighbours(xs, ys, 0.15)
+    far = dx[dx > 0.5 * np.max(dx)] if len(dx) else dx
+    pitch = float(np.median(far)) if len(far) >= 3 else None
+    w = _card_width(backs, pairs, pitch, rough_h)
     return w, w / CARD_ASPECT * 0.85
+
+
+def _plausible_backs(backs: Detections, card_w: float) -> Detections:
+    """The face-down strips about a card wide (one seen in part still marks its column). A detector may merge the
+    strips of neighbouring columns into one wider box, which lies on no pile: it is dropped, unless no other
+    strip lies beside it (a squared packet, the stock, whose box came out too wide): then it is kept, taken a
+    card wide about its middle when it is more than two wide."""
+    b = backs.boxes
+    w = b[:, 2] - b[:, 0]
+    keep = (w > 0.5 * card_w) & (w < 1.35 * card_w)
+    boxes = b.copy()
+    for i in np.flatnonzero(w >= 1.35 * card_w):
+        beside = (b[:, 0] < b[i, 2]) & (b[:, 2] > b[i, 0]) & (b[:, 1] < b[i, 3] + 0.3 * card_w)
+        beside &= b[:, 3] > b[i, 1] - 0.3 * card_w
+        beside[i] = False
+        if not beside.any():
+            if w[i] > 2.0 * card_w:  # else the width measured from the faces may be what is off
+                mid = (b[i, 0] + b[i, 2]) / 2
+                boxes[i, 0], boxes[i, 2] = mid - card_w / 2, mid + card_w / 2
+            keep[i] = True
+    return Detections(
+        boxes[keep], backs.class_id[keep], backs.confidence[keep], {k: v[keep] for k, v in backs.data.items()}
+    )
 
 
 # ---------------------------------------------------------------- the layout fit
@@ -324,6 +422,7 @@ def assemble(dets: Detections, game: str) -> Observation:
     g = find_game(game)
     layout = LAYOUTS[layout_name(game)]
     holds_backs = _holds_backs(g)
+    dets = _one_name_a_place(dets)
     faces = dets[dets.class_id < BACK]
     backs = dets[dets.class_id == BACK]
     if len(faces) == 0 and len(backs) == 0:
@@ -331,6 +430,10 @@ def assemble(dets: Detections, game: str) -> Observation:
     rough_h = _index_card_height(faces, backs)
     groups = _physical(faces, rough_h)
     first = [_seen(name, cl, faces) for name, cl in groups]
+    if len(faces) and len(backs):
+        # the corners' distance as the level one it would be (the layout's turn is not known yet)
+        pairs = [0.7 * float(np.hypot(c.other[0] - c.x, c.other[1] - c.y)) for c in first if c.other]
+        backs = _plausible_backs(backs, _card_width(backs, pairs, None, rough_h))
     bx, by = _back_anchors(backs)
     n = len(first)
     x0 = np.concatenate([[c.x for c in first], bx]).astype(np.float64)
@@ -340,8 +443,12 @@ def assemble(dets: Detections, game: str) -> Observation:
     ys = -np.sin(turn) * x0 + np.cos(turn) * y0
     # a card's two indices, the offset turned level with the layout
     cos, sin = np.cos(turn), np.sin(turn)
-    turned = [((ox - c.x) * cos + (oy - c.y) * sin, (oy - c.y) * cos - (ox - c.x) * sin)
-              for c in first if c.other is not None for ox, oy in [c.other]]
+    turned = [
+        ((ox - c.x) * cos + (oy - c.y) * sin, (oy - c.y) * cos - (ox - c.x) * sin)
+        for c in first
+        if c.other is not None
+        for ox, oy in [c.other]
+    ]
     card_w, card_h = _card_size(xs, ys, [d[0] for d in turned], backs, rough_h)
     is_back = np.arange(len(xs)) >= n
     # per anchor, the offset from its card's top-left index to the bottom-right one: that of the nearest card
@@ -355,7 +462,9 @@ def assemble(dets: Detections, game: str) -> Observation:
     lone = np.array([i < n and first[i].reads == 1 for i in range(len(xs))])
     _corners_alone(xs, ys, lone, diag, card_h, card_w)
     head = _cascade_heads(xs, ys, card_h, card_w)
-    fit = _fit_layout(xs, ys, is_back, head, layout, holds_backs, _dealt(g), card_h, card_w)
+    sure = np.clip(np.concatenate([[c.confidence for c in first], backs.confidence]) / _SURE, 0.15, 1.0)
+    stock = frozenset(spec.id for spec in g.piles if spec.role is Role.STOCK)
+    fit = _fit_layout(xs, ys, is_back, sure, head, layout, holds_backs, _dealt(g), stock, card_h, card_w)
     where = _place(fit, xs, ys, head, is_back, lone, diag, layout, holds_backs, card_h)
     cards = reconcile(dets, rough_h, g.packs, [where[i] is not None for i in range(n)])
     for i, card in enumerate(cards):  # a read that lost its name to a likelier one is a misread, not a card
@@ -378,6 +487,11 @@ def assemble(dets: Detections, game: str) -> Observation:
         style = layout[pile].style
         if style == FAN_DOWN:
             idx.sort(key=lambda i: ys[i])
+            last = cards[idx[-1]] if len(idx) >= 2 else None
+            if last and last.reads == 1 and last.confidence < _DOUBT < max(cards[i].confidence for i in idx[:-1]):
+                # a cascade's last card shows both its corners: a doubtful read alone below a surer card is most
+                # often a read of that card's face (a court card's figure, a pip), the same in every frame
+                where[idx.pop()] = None
         elif style == FAN_RIGHT:
             idx.sort(key=lambda i: xs[i])
         elif idx:  # a squared packet shows one card: both corners read, then the most confident, is the top one
@@ -386,9 +500,34 @@ def assemble(dets: Detections, game: str) -> Observation:
     return Observation(game, out, tuple(cards[i] for i in range(n) if where[i] is None), down)
 
 
+def _one_name_a_place(dets: Detections) -> Detections:
+    """The surest of the index reads that lie on one another (centres within a third of an index apart): one
+    index read under two names (an 8 of clubs and of hearts), or twice, is one read."""
+    faces = np.flatnonzero(dets.class_id < BACK)
+    if len(faces) < 2:
+        return dets
+    c = dets.centres[faces].astype(np.float64)
+    size = np.max(dets.boxes[faces, 2:] - dets.boxes[faces, :2], axis=1).astype(np.float64)
+    keep = np.ones(len(dets), bool)
+    for k in np.argsort(-dets.confidence[faces], kind="stable"):
+        if keep[faces[k]]:
+            near = np.hypot(*(c - c[k]).T) < np.minimum(size, size[k]) / 3
+            near[k] = False
+            keep[faces[near]] = False
+    return dets[keep] if not keep.all() else dets
+
+
 def _place(
-    fit: _Fit, xs: _F, ys: _F, head: list[int], is_back: npt.NDArray[np.bool_], lone: npt.NDArray[np.bool_],
-    diag: _F, layout: dict[str, Slot], holds_backs: frozenset[str], card_h: float,
+    fit: _Fit,
+    xs: _F,
+    ys: _F,
+    head: list[int],
+    is_back: npt.NDArray[np.bool_],
+    lone: npt.NDArray[np.bool_],
+    diag: _F,
+    layout: dict[str, Slot],
+    holds_backs: frozenset[str],
+    card_h: float,
 ) -> list[str | None]:
     """Each anchor's pile (None: none): its cascade head's row and nearest column. A read of one index that is its
     own head may be a card's bottom-right index seen alone: it goes where its top-left index would lie (and its
@@ -399,6 +538,15 @@ def _place(
         row = fit.rows[head[i]]
         col = fit.grid.column(float(xs[head[i]]), float(ys[head[i]]))
         pile, dist = (None, 1.0) if row < 0 else _nearest_pile(col, row, layout, holds_backs if is_back[i] else None)
+        h = head[i]
+        if h != i and is_back[h] and (row < 0 or _nearest_pile(col, row, layout, holds_backs)[0] is None):
+            # the cascade's top back lies on no pile that holds backs (a deep cascade's first backs reach up to
+            # the row above): its cards go where they lie themselves
+            row = fit.row_at(float(xs[i]), float(ys[i]), card_h, max(fans) if fans else None)
+            col = fit.grid.column(float(xs[i]), float(ys[i]))
+            pile, dist = (
+                (None, 1.0) if row < 0 else _nearest_pile(col, row, layout, holds_backs if is_back[i] else None)
+            )
         if lone[i] and head[i] == i:
             x, y = float(xs[i] - diag[i, 0]), float(ys[i] - diag[i, 1])
             row = fit.row_at(x, y, card_h, max(fans) if fans else None)
@@ -537,10 +685,26 @@ def _row_maps(sizes: list[int], n_rows: int, fan_row: int | None) -> list[tuple[
 
 
 def _fit_layout(
-    xs: _F, ys: _F, is_back: npt.NDArray[np.bool_], head: list[int], layout: dict[str, Slot],
-    holds_backs: frozenset[str], dealt: frozenset[str], card_h: float, card_w: float,
+    xs: _F,
+    ys: _F,
+    is_back: npt.NDArray[np.bool_],
+    sure: _F,
+    head: list[int],
+    layout: dict[str, Slot],
+    holds_backs: frozenset[str],
+    dealt: frozenset[str],
+    stock: frozenset[str],
+    card_h: float,
+    card_w: float,
 ) -> _Fit:
+    """The rows and column grid that put the most heads on piles. Each head counts as its cascade's surest read
+    (``sure``, per anchor: 1 for a read that is certainly right, less for a doubtful one), so that a phantom or a
+    misread (most of them are doubtful) pulls the fit less than the cards read clearly."""
     heads = sorted(set(head))
+    weight = np.zeros(len(xs))
+    for i, h in enumerate(head):
+        weight[h] = max(weight[h], sure[i])
+    hw = weight[heads]
     hx, hy = xs[heads], ys[heads]
     a, b = _level_line(hx, hy, card_h)
     u = hy - (a * hx + b)
@@ -568,9 +732,13 @@ def _fit_layout(
         for k, r in enumerate(rowmap):
             if r >= 0 and r not in row_u:
                 row_u[r] = line[k]
-        score, grid = _fit_grid(hx, rows_of_head, is_back[heads], row_u, layout, holds_backs, dealt, card_h, card_w)
+        score, grid = _fit_grid(
+            hx, hw, rows_of_head, is_back[heads], row_u, layout, holds_backs, dealt, stock, card_h, card_w
+        )
         score -= _spacing_cost(rowmap, line, card_h) + sum(
-            len(c) for c, r in zip(clusters, rowmap, strict=True) if r < 0)
+            float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r < 0
+        )
+        score -= _misplaced(hx, u, hw, rows_of_head, row_u, replace(grid, line=(0.0, 0.0)), layout, card_h)
         if best is None or score > best.score + 1e-6:
             rows = [-1] * len(xs)
             for k, i in enumerate(heads):
@@ -578,6 +746,35 @@ def _fit_layout(
             best = _Fit(score, rows, replace(grid, line=(a, b)), row_u)
     assert best is not None
     return best
+
+
+def _misplaced(
+    hx: _F,
+    u: _F,
+    hw: _F,
+    rows: npt.NDArray[np.int64],
+    row_u: dict[int, float],
+    grid: _Grid,
+    layout: dict[str, Slot],
+    card_h: float,
+) -> float:
+    """What the heads a row map puts where no pile could show them cost: a squared packet's or the waste's top
+    lies on its row's line, not a card height off it (in Canfield the reserve shares the cascades' row, and a
+    row of foundations taken for that row puts the reserve's head far below its line); a cascade's first card
+    read lies on the row's line or a few cards below it (backs and cards not read), not as far as the next
+    row. ``u``: the heads' heights below the level line (the grid measured from there)."""
+    cost = 0.0
+    for k in np.flatnonzero(rows >= 0):
+        r = int(rows[k])
+        off = (u[k] - row_u[r]) / card_h
+        pile, _ = _nearest_pile(grid.column(float(hx[k]), float(u[k])), r, layout)
+        if pile is None:
+            continue
+        if layout[pile].style != FAN_DOWN and abs(off) > 0.6:
+            cost += float(hw[k])
+        elif layout[pile].style == FAN_DOWN and off > 1.3:
+            cost += 0.5 * float(hw[k])
+    return cost
 
 
 def _spacing_cost(rowmap: tuple[int, ...], line: list[float], card_h: float) -> float:
@@ -598,27 +795,40 @@ def _spacing_cost(rowmap: tuple[int, ...], line: list[float], card_h: float) -> 
 
 
 def _fit_grid(
-    hx: _F, rows: npt.NDArray[np.int64], back: npt.NDArray[np.bool_], row_u: dict[int, float],
-    layout: dict[str, Slot], holds_backs: frozenset[str], dealt: frozenset[str], card_h: float, card_w: float,
+    hx: _F,
+    hw: _F,
+    rows: npt.NDArray[np.int64],
+    back: npt.NDArray[np.bool_],
+    row_u: dict[int, float],
+    layout: dict[str, Slot],
+    holds_backs: frozenset[str],
+    dealt: frozenset[str],
+    stock: frozenset[str],
+    card_h: float,
+    card_w: float,
 ) -> tuple[float, _Grid]:
     """Score, and origin and pitch (px) of each row's column grid, fitted together. The row with the most heads
     sets origin and pitch; the others follow by perspective: a row ``dy`` card heights away has its pitch
     scaled by ``1 + s dy`` and its columns shifted toward a vanishing point over the layout's middle, leaning
     by ``lean`` pitches per card height (camera yaw and roll). A back scores only on piles that hold backs; a
     head on a pile the deal fills scores a little more (an empty row of foundations and a full row of packets
-    have the same columns)."""
+    have the same columns); a face read scores nothing on the ``stock`` (dealt face down, it shows a back)."""
     used = [r for r in row_u if np.any(rows == r)]
     anchor = max(used, key=lambda r: (int(np.sum(rows == r)), r))
     mid = (min(s.col for s in layout.values()) + max(s.col + s.extent for s in layout.values())) / 2
 
     def slots(row: int, backs_only: bool) -> list[tuple[float, float, float]]:
-        return [(s.col, s.extent, _DEALT_WEIGHT if p in dealt else 1.0) for p, s in layout.items()
-                if s.row == row and (not backs_only or p in holds_backs)]
+        return [
+            (s.col, s.extent, 0.0 if p in stock and not backs_only else _DEALT_WEIGHT if p in dealt else 1.0)
+            for p, s in layout.items()
+            if s.row == row and (not backs_only or p in holds_backs)
+        ]
 
     def score(row: int, origins: _F, pitches: _F) -> _F:
         m = rows == row
-        return _row_scores(hx[m & ~back], origins, pitches, slots(row, False)) + _row_scores(
-            hx[m & back], origins, pitches, slots(row, True))
+        return _row_scores(hx[m & ~back], hw[m & ~back], origins, pitches, slots(row, False)) + _row_scores(
+            hx[m & back], hw[m & back], origins, pitches, slots(row, True)
+        )
 
     anchors = np.unique(np.round(hx[rows == anchor], 1))
     starts = np.unique([s.col for s in layout.values() if s.row == anchor])
@@ -648,18 +858,20 @@ def _fit_grid(
         total = total + score(r, oo + pp * dy * (ll - ss * mid), pp * (1 + ss * dy))
     k = int(np.argmax(total))
     return float(total[k]), _Grid(
-        (0.0, 0.0), row_u[anchor], float(oo[k]), float(pp[k]), float(ss[k]), float(ll[k]), mid, card_h)
+        (0.0, 0.0), row_u[anchor], float(oo[k]), float(pp[k]), float(ss[k]), float(ll[k]), mid, card_h
+    )
 
 
-def _row_scores(xs: _F, origins: _F, pitches: _F, slots: list[tuple[float, float, float]]) -> _F:
-    """How well anchors ``xs`` (px) sit on the slots (column, extent, weight) of many grids at once, one score
-    per origin and pitch: the slot's weight an anchor when on it, 0 from 0.35 pitch off."""
+def _row_scores(xs: _F, ws: _F, origins: _F, pitches: _F, slots: list[tuple[float, float, float]]) -> _F:
+    """How well anchors ``xs`` (px, weighing ``ws``) sit on the slots (column, extent, weight) of many grids at
+    once, one score per origin and pitch: the anchor's times the slot's weight when on it, 0 from 0.35 pitch
+    off."""
     if len(xs) == 0 or not slots:
         return np.zeros(len(origins))
     start, extent, weight = (np.array(v) for v in zip(*slots, strict=True))
     cols = ((xs[None, :] - origins[:, None]) / pitches[:, None])[:, :, None]
     off = np.maximum(np.maximum(start - cols, cols - (start + extent)), 0.0)
-    out: _F = np.sum(np.max(weight * np.maximum(0.0, 1.0 - off / 0.35), axis=2), axis=1)
+    out: _F = np.sum(ws[None, :] * np.max(weight * np.maximum(0.0, 1.0 - off / 0.35), axis=2), axis=1)
     return out
 
 
@@ -714,9 +926,11 @@ def foundations(obs: Observation) -> dict[str, list[str] | None]:
     for pile, cards in own.items():
         # consistent with what is seen, and with every other foundation (two foundations that claim one card
         # more often than the packs hold it: one top was misread, and which is not known)
-        if cards is not None and all(
-            consistent({pile: cards, **({q: other} if other else {})}) for q, other in own.items() if q != pile
-        ) and consistent({pile: cards}):
+        if (
+            cards is not None
+            and all(consistent({pile: cards, **({q: other} if other else {})}) for q, other in own.items() if q != pile)
+            and consistent({pile: cards})
+        ):
             result[pile] = cards
     dealt = [p for p in tops if rules[p].base is Base.DEALT]
     options = []

@@ -1,0 +1,153 @@
+"""Assembly from reads as the real recogniser gives them: back strips of neighbouring columns merged into one box,
+a card's turned corner misread as another card, doubtful phantoms between the piles, reads missing. The cards
+that are read right must still land in their piles."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import Table, find_game
+from vision.assemble import assemble
+from vision.cards import NAMES, class_of
+from vision.detections import BACK, Detections
+from vision.synth import RenderOptions, SceneTruth, render_scene
+
+sys.path.insert(0, str(Path(__file__).parent))
+from truth_dets import expected_piles, truth_detections
+
+
+def _render(game: str, seed: int, tilt: float, moves: int, deck: str = "paris") -> SceneTruth:
+    table = Table.dealt(find_game(game), seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        options = table.generate_moves()
+        if not options:
+            break
+        table.push(options[int(rng.integers(len(options)))])
+    options = RenderOptions(max_tilt=tilt, hand_probability=0.0)
+    return render_scene(game, table.piles_view(), deck=deck, seed=seed, options=options)[1]
+
+
+def _unseen_names(dets: Detections, count: int) -> list[str]:
+    """Names no read gives (a misread or a phantom names one of them)."""
+    read = {NAMES[int(k)] for k in dets.class_id if k < BACK}
+    return [n for n in NAMES if n not in read][:count]
+
+
+def _bottom_right_reads(truth: SceneTruth, dets: Detections, piles: list[str], count: int) -> list[int]:
+    """Indices into ``dets`` of the bottom-right index reads of the top card of the first ``count`` of ``piles``
+    whose top card shows that index."""
+    out = []
+    for pile in piles:
+        top = max((c for c in truth.cards if c.pile == pile and c.face_up), key=lambda c: c.index)
+        corner = next(ix for ix in top.indices if ix.corner == "bottom_right")
+        miss = np.hypot(*(dets.boxes[:, :2] - np.array(corner.image).min(0)).T)
+        if miss.min() < 1.0:
+            out.append(int(np.argmin(miss)))
+    assert len(out) >= count
+    return out[:count]
+
+
+def _faces_right(obs_names: dict[str, list[str]], want: dict[str, list[str]], extra: set[str]) -> None:
+    """Every pile holds exactly its truth cards, in order, once the ``extra`` names (phantoms) are left out."""
+    got = {p: [n for n in names if n not in extra] for p, names in obs_names.items()}
+    assert got == want
+
+
+@pytest.mark.parametrize(("seed", "tilt"), [(1, 0.0), (5, 30.0), (8, 45.0)])
+def test_merged_back_strips_and_a_stock_box_too_wide(seed: int, tilt: float) -> None:
+    """A detector that merges each column's strips with the next two columns' (boxes three cards wide) and
+    draws the stock's box three and a half cards wide: the card size must not come from those boxes."""
+    truth = _render("klondike", seed, tilt, moves=0)
+    dets = truth_detections(truth)
+    backs = dets[dets.class_id == BACK]
+    b = backs.boxes.copy()
+    w = b[:, 2] - b[:, 0]
+    stock = int(np.argmin(b[:, 1]))  # the top row's only back
+    wide = b.copy()
+    wide[:, 2] = b[:, 2] + 2.0 * w  # each strip runs on over the next two columns
+    mid = (b[stock, 0] + b[stock, 2]) / 2
+    wide[stock, 0], wide[stock, 2] = mid - 1.75 * w[stock], mid + 1.75 * w[stock]
+    merged = Detections.build(wide, backs.class_id, np.full(len(backs), 0.5))
+    obs = assemble(Detections.merge([dets[dets.class_id < BACK], merged]), "klondike")
+    assert obs.names() == expected_piles(truth, "klondike")[0]
+
+
+@pytest.mark.parametrize(("seed", "tilt"), [(2, 0.0), (6, 25.0), (9, 40.0)])
+def test_a_misread_turned_corner_is_not_a_second_card(seed: int, tilt: float) -> None:
+    """The bottom-right index of three columns' top cards read as cards not on the table (a 6 read as a 9): each
+    is the same card's other corner, not a card of its own that pulls the columns."""
+    truth = _render("klondike", seed, tilt, moves=0)
+    dets = truth_detections(truth)
+    wrong = _bottom_right_reads(truth, dets, ["t2", "t4", "t6", "t3", "t5", "t7"], 3)
+    ids, conf = dets.class_id.copy(), np.full(len(dets), 0.9, np.float32)
+    for k, name in zip(wrong, _unseen_names(dets, 3), strict=True):
+        ids[k], conf[k] = class_of(name), 0.5
+    obs = assemble(Detections.build(dets.boxes, ids, conf), "klondike")
+    want, down = expected_piles(truth, "klondike")
+    assert obs.names() == want
+    assert obs.face_down == down
+
+
+@pytest.mark.parametrize(("seed", "tilt"), [(4, 0.0), (7, 20.0), (3, 35.0)])
+def test_doubtful_phantoms_do_not_outvote_the_sure_reads(seed: int, tilt: float) -> None:
+    """Few cards read surely (the top-left index of columns 1, 3, 5 and 7 of a deal) and more doubtful phantoms
+    (0.3) on a lattice half a column off them, between every two columns, as confident reads would carry the fit
+    there: the sure cards keep their columns."""
+    truth = _render("klondike", seed, tilt, moves=0)
+    dets = truth_detections(truth, backs=False)
+    top_left = []
+    for pile in ("t1", "t2", "t3", "t4", "t5", "t6", "t7"):
+        card = max((c for c in truth.cards if c.pile == pile and c.face_up), key=lambda c: c.index)
+        at = np.array(card.indices[0].image).min(0)
+        top_left.append(int(np.argmin(np.hypot(*(dets.boxes[:, :2] - at).T))))
+    keep = top_left[::2]
+    corners = dets.boxes[top_left, :2]
+    spots = (corners[:-1] + corners[1:]) / 2
+    size = dets.boxes[keep[0], 2:] - dets.boxes[keep[0], :2]
+    names = _unseen_names(dets, len(spots))
+    phantoms = Detections.build(
+        [[*s, *(s + size)] for s in spots], [class_of(n) for n in names], np.full(len(spots), 0.3)
+    )
+    sure = Detections.build(dets.boxes[keep], dets.class_id[keep], np.full(len(keep), 0.95))
+    obs = assemble(Detections.merge([sure, phantoms]), "klondike")
+    read = {NAMES[int(k)] for k in sure.class_id}
+    want = {p: [n for n in cards if n in read] for p, cards in expected_piles(truth, "klondike")[0].items()}
+    _faces_right(obs.names(), want, set(names))
+
+
+@pytest.mark.parametrize(("confidence", "kept"), [(0.35, False), (0.9, True)])
+def test_a_doubtful_read_on_a_cascades_last_card_is_its_face(confidence: float, kept: bool) -> None:
+    """A read a quarter card below the last card of a column, on its face, read once (no second corner): when
+    doubtful it is a read of the card's picture (the same in every frame, so the tracker's vote would keep it),
+    when sure it is taken for a card."""
+    truth = _render("klondike", 4, 20.0, moves=0)
+    dets = truth_detections(truth)
+    card = max((c for c in truth.cards if c.pile == "t3" and c.face_up), key=lambda c: c.index)
+    box = dets.boxes[int(np.argmin(np.hypot(*(dets.boxes[:, :2] - np.array(card.indices[0].image).min(0)).T)))]
+    quad = np.array(card.image)
+    step = 0.25 * (quad[:, 1].max() - quad[:, 1].min())
+    name = _unseen_names(dets, 1)[0]
+    face = Detections.build([[box[0], box[1] + step, box[2], box[3] + step]], [class_of(name)], [confidence])
+    sure = Detections.build(dets.boxes, dets.class_id, np.full(len(dets), 0.95))
+    obs = assemble(Detections.merge([sure, face]), "klondike")
+    want = expected_piles(truth, "klondike")[0]
+    assert obs.names() == {**want, "t3": [*want["t3"], name] if kept else want["t3"]}
+
+
+def test_one_index_read_under_two_names_is_one_card() -> None:
+    """The recogniser names one corner twice (the 5 of clubs' turned corner as 8H and 8C): the surer name
+    stands, the other is no card of its own."""
+    truth = _render("klondike", 7, 30.0, moves=0)
+    dets = truth_detections(truth)
+    faces = np.flatnonzero(dets.class_id < BACK)[:5]
+    names = _unseen_names(dets, len(faces))
+    again = Detections.build(dets.boxes[faces] + 1.0, [class_of(n) for n in names], np.full(len(faces), 0.4))
+    sure = Detections.build(dets.boxes, dets.class_id, np.full(len(dets), 0.9))
+    obs = assemble(Detections.merge([sure, again]), "klondike")
+    assert obs.names() == expected_piles(truth, "klondike")[0]
+    assert not any(c.name in names for c in obs.unplaced)
