@@ -29,12 +29,13 @@ from engine.moves import Move
 from engine.rules import Role
 from engine.solver import Budget, Verdict, solve
 from engine.solver_best import guide
-from engine.solver_rules import canonical_key, key_parts, order_moves, solver_rules
+from engine.solver_rules import SolverRules, canonical_key, key_parts, order_moves, solver_rules
 from engine.table import Table
 
 NODES_PER_SECOND = 10_000
 """A conservative rate of the solver on one core of a 2020s laptop (see docs/solver.md)."""
 
+_LOST_CHECK = 32  # samples looked at before a hint says no way of the hidden cards can be won
 _MAX_SAMPLES = 24
 
 
@@ -142,6 +143,27 @@ def hint(table: Table, nodes: int = NODES_PER_SECOND, seed: int = 0, *, history:
     worlds = samples(table, _sample_count(nodes, len(moves)) if hidden else 1, seed)
     per_eval = max(50, nodes // (len(worlds) * (len(moves) + 2)))
     tallies = {move: _Tally() for move in moves}
+    batch = 0
+    while True:
+        _judge(worlds[batch:], moves, tallies, per_eval, rules)
+        # A sample proven lost costs a few nodes, and a handful of samples can all be lost by chance where a
+        # third of the ways the hidden cards may lie are lost: before saying the game cannot be won, look at
+        # more of them (up to _LOST_CHECK samples in all).
+        if not hidden or len(worlds) >= _LOST_CHECK or any(t.won or t.open for t in tallies.values()):
+            break
+        batch = len(worlds)
+        worlds += samples(table, min(len(worlds), _LOST_CHECK - len(worlds)), seed * 1_000_003 + batch)
+    # Ties go to the earlier move in the solver's own order of preference (foundation, uncover, ...).
+    order = {move: n for n, move in enumerate(_preference(table, moves))}
+    best = max(moves, key=lambda m: (tallies[m].score, tallies[m].won, -order[m]))
+    tally = tallies[best]
+    return Hint(best, table.describe(best), tally.value, _reason(tally, len(worlds), hidden), len(worlds))
+
+
+def _judge(
+    worlds: Sequence[Table], moves: list[Move], tallies: dict[Move, _Tally], per_eval: int, rules: SolverRules
+) -> None:
+    """Each move's outcome in each sample, added to its tally."""
     for world in worlds:
         # One search of the whole sample first: a lost sample is lost for every move, a won one names a move.
         whole = solve(world, Budget(nodes=per_eval * 2, seconds=None))
@@ -164,11 +186,6 @@ def hint(table: Table, nodes: int = NODES_PER_SECOND, seed: int = 0, *, history:
                 seen[position] = judged
             world.pop()
             tallies[move].add(*judged)
-    # Ties go to the earlier move in the solver's own order of preference (foundation, uncover, ...).
-    order = {move: n for n, move in enumerate(_preference(table, moves))}
-    best = max(moves, key=lambda m: (tallies[m].score, tallies[m].won, -order[m]))
-    tally = tallies[best]
-    return Hint(best, table.describe(best), tally.value, _reason(tally, len(worlds), hidden), len(worlds))
 
 
 def _nearness(closest: int | None, start: int) -> float:

@@ -173,3 +173,43 @@ def test_a_run_is_not_moved_back_after_stock_turns() -> None:
     after.play(next(m for m in after.generate_moves() if m.src == "s"))
     advice = hint(after, nodes=2_000, seed=1, history=[before])
     assert str(advice.move) != "t2>t1"
+
+
+# Klondike draw 3, seed 15 after six moves, as the camera remembers it: the first four samples of the hidden
+# cards happen all to be lost, though most ways the cards may lie are not.
+_UNLUCKY = {
+    "format": "cadogan-table",
+    "version": 1,
+    "game": "klondike/draw3",
+    "stage": "play",
+    "pass": 1,
+    "piles": {
+        "s": ["??"] * 15,
+        "w": ["AC", "4C", "JC", "KC", "3C", "6H", "6D", "8H", "2C"],
+        "f1": ["AH"],
+        "f2": [],
+        "f3": [],
+        "f4": [],
+        "t1": [],
+        "t2": ["??", "2S"],
+        "t3": ["??", "??", "9H"],
+        "t4": ["??", "??", "??", "4H"],
+        "t5": ["??", "??", "??", "??", "2D"],
+        "t6": ["??", "??", "??", "??", "??", "QS"],
+        "t7": ["??", "??", "??", "??", "??", "9D", "8C"],
+    },
+}
+
+
+def test_a_hint_looks_at_more_samples_before_calling_the_game_lost() -> None:
+    from engine.hint import _sample_count, nodes_for_seconds
+    from engine.solver import Budget, Verdict, solve
+
+    view = read_table(_UNLUCKY)[0]
+    nodes = nodes_for_seconds(0.3)
+    first = samples(view, _sample_count(nodes, len(view.generate_moves())), 15)
+    assert all(solve(w, Budget(nodes=3000, seconds=None)).verdict is Verdict.UNSOLVABLE for w in first)
+    advice = hint(view, nodes, 15)
+    assert advice.samples > len(first)
+    assert advice.chance > 0.0, advice.reason
+    assert "can be won" not in advice.reason
