@@ -334,3 +334,27 @@ def test_no_accusation_rests_on_a_card_the_model_holds_from_one_reading() -> Non
     sure = Tracker(partial=True)
     feed(sure, [table] * 3)
     assert EventKind.ILLEGAL in [k for k, _ in feed(sure, [None, *[moved] * 6])]
+
+
+def test_a_misdeal_resting_on_a_card_never_read_surely_is_not_announced() -> None:
+    # a court picture read as a card in every frame: a surplus card on column 4, each reading sure of the
+    # rest of the table (0.95) but of that card only 0.5 on its own
+    table = Table.dealt(find_game("klondike"), 3)
+    view = camera_view(table)
+    piles = [list(view.codes(p)) for p in view.pile_ids]
+    t4, t5 = view.pile_ids.index("t4"), view.pile_ids.index("t5")
+    extra = piles[t5].pop()
+    piles[t4].append(extra)
+    wrong = Table(view.game, piles, [0] * len(piles))
+
+    def run(card_confidence: float) -> list[EventKind]:
+        tracker = Tracker(partial=True)
+        kinds = []
+        for n in range(8):
+            kinds += [e.kind for e in tracker.observe(n, wrong, 0.95, {("t4", extra): card_confidence})]
+        return kinds
+
+    assert EventKind.MISDEAL in run(0.9), "the same misdeal read surely is announced"
+    doubtful = run(0.5)
+    assert EventKind.MISDEAL not in doubtful
+    assert EventKind.UNCLEAR in doubtful, "the player is asked to hold still instead"
