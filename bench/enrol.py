@@ -196,10 +196,11 @@ def bench_deck(
 
 
 def main() -> None:
-    from vision.synth.decks import DeckSplit, deck_names
+    from engine.errors import CadoganError
+    from vision.synth.decks import DeckSplit, deck_names, find_deck
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deck", default=DEFAULT_DECK, help="an UNSEEN deck, or 'all'")
+    ap.add_argument("--deck", default=DEFAULT_DECK, help="an UNSEEN deck, several (comma-separated), or 'all'")
     ap.add_argument("--scenes", type=int, default=12)
     ap.add_argument("--photo-seed", type=int, default=1)
     ap.add_argument("--models", help="model folder (default: models/)")
@@ -216,7 +217,12 @@ def main() -> None:
         rec = replace(rec, deck_weight=a.weight)
     if a.min_similarity is not None:
         rec = replace(rec, min_similarity=a.min_similarity)
-    decks = deck_names(DeckSplit.UNSEEN) if a.deck == "all" else [a.deck]
+    decks = deck_names(DeckSplit.UNSEEN) if a.deck == "all" else a.deck.split(",")
+    for d in decks:
+        try:
+            find_deck(d)
+        except CadoganError as error:
+            raise SystemExit(f"bench.enrol: {error}") from None
     for d in decks:
         print(bench_deck(d, rec, a.scenes, a.photo_seed, a.temperature), flush=True)
 
