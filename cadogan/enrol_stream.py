@@ -26,7 +26,6 @@ from vision.deckmatch import classify_and_embed
 from vision.recognise import Recogniser, detect_indices
 
 U8 = npt.NDArray[np.uint8]
-F32 = npt.NDArray[np.float32]
 PRESENT = 0.12  # best candidate weight that makes a card shown (rendered: one card 0.19-0.57, empty table 0)
 
 
