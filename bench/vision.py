@@ -18,6 +18,10 @@
     per image the set of card names predicted vs labelled: recall and precision; and ``crops``: each labelled
     box cut out and classified (the domain gap of the classifier alone).
 (iii) speed: median ms per 1920 x 1080 and 1280 x 720 frame (recognise only).
+
+``--worst-dir DIR`` also writes the worst photos / scenes with every read drawn on them (green: a card that is
+there, red: a phantom or misread, orange outline: a card missed). The real photos may not be copied into the
+project: write them outside it (the unseen-deck renders in docs/images/ come from this option).
 """
 
 from __future__ import annotations
@@ -38,6 +42,38 @@ from vision.cards import NAMES, class_of
 from vision.recognise import CLS_SPAN, Recogniser, classify_boxes, load_recogniser, recognise
 
 REAL = Path("/work/shared/realdata/eyeplay-dev")
+WORST = 6  # pictures written by --worst-dir per test set
+RIGHT, WRONG, MISSED = (40, 190, 40), (40, 40, 230), (0, 150, 255)  # BGR
+
+
+def draw_reads(image: Any, reads: list[tuple[str, Any, bool]], missed: list[tuple[str, Any]], title: str) -> Any:
+    """``image`` with each read's box and name (green where right, red where wrong) and each missed card's box
+    outlined in orange with its name, a title line on top, scaled to at most 1280 px wide."""
+    out = image.copy()
+    thick = max(2, out.shape[1] // 700)
+    for name, box, right in reads:
+        x0, y0, x1, y1 = (int(v) for v in box)
+        colour = RIGHT if right else WRONG
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
+        cv2.putText(out, name, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick, colour, thick)
+    for name, box in missed:
+        x0, y0, x1, y1 = (int(v) for v in box)
+        cv2.rectangle(out, (x0 - 3, y0 - 3), (x1 + 3, y1 + 3), MISSED, 1)
+        cv2.putText(out, name + "?", (x0, y1 + 14 * thick), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick, MISSED, thick)
+    if out.shape[1] > 1280:
+        out = cv2.resize(out, (1280, round(out.shape[0] * 1280 / out.shape[1])), interpolation=cv2.INTER_AREA)
+    cv2.rectangle(out, (0, 0), (out.shape[1], 26), (0, 0, 0), -1)
+    cv2.putText(out, title, (6, 19), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 1)
+    return out
+
+
+def write_worst(folder: Path | None, prefix: str, pictures: list[tuple[float, str, Any]]) -> None:
+    """The ``WORST`` lowest-scoring (score, name, picture) as ``folder/prefix-K-name.jpg``."""
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, (_, name, picture) in enumerate(sorted(pictures, key=lambda p: p[0])[:WORST]):
+        cv2.imwrite(str(folder / f"{prefix}-{k + 1}-{name}.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
 
 
 # ---------------------------------------------------------------- real photographs
@@ -93,9 +129,10 @@ def bench_crops(rec: Recogniser, folder: Path = REAL) -> dict[str, Any]:
     }
 
 
-def bench_real(rec: Recogniser, folder: Path = REAL) -> dict[str, Any]:
+def bench_real(rec: Recogniser, folder: Path = REAL, worst_dir: Path | None = None) -> dict[str, Any]:
     """Per photo: predicted set of card names vs the labelled set."""
     rows = []
+    pictures: list[tuple[float, str, Any]] = []
     tp = fp = fn = 0
     for path, labels in real_images(folder):
         image = cv2.imread(str(path))
@@ -107,6 +144,13 @@ def bench_real(rec: Recogniser, folder: Path = REAL) -> dict[str, Any]:
         tp, fp, fn = tp + t, fp + f, fn + m
         rows.append((str(path.relative_to(folder)), len(truth), t / max(len(truth), 1), t / max(len(pred), 1),
                      sorted(truth - pred), sorted(pred - truth)))
+        if worst_dir is not None:
+            reads = [(n, b, n in truth) for n, b in zip(dets.names, dets.boxes, strict=True) if n != "back"]
+            missed = [(n, b) for n, b in labels if n not in pred]
+            title = f"{rows[-1][0]}: recall {rows[-1][2]:.2f}, precision {rows[-1][3]:.2f}"
+            name = str(path.relative_to(folder).with_suffix("")).replace("/", "_")
+            pictures.append((rows[-1][2] + rows[-1][3], name, draw_reads(image, reads, missed, title)))
+    write_worst(worst_dir, "real", pictures)
     folders: dict[str, list[float]] = {}
     for r in rows:
         folders.setdefault(str(Path(r[0]).parent), []).append(r[2])
@@ -218,7 +262,9 @@ def _positions(game: str, seed: int) -> dict[str, list[tuple[str | None, bool]]]
     return table.piles_view()
 
 
-def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: float = 0.0) -> dict[str, Any]:
+def bench_unseen(
+    rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: float = 0.0, worst_dir: Path | None = None
+) -> dict[str, Any]:
     """Renders of the UNSEEN decks across every game, tilts 0-45 degrees, a hand over the cards in a third
     of the scenes: indices named, phantoms, and piles reconstructed exactly."""
     from vision.assemble import assemble
@@ -232,6 +278,7 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: 
     per_deck: dict[str, list[int]] = {d: [0, 0] for d in decks}
     per_game: dict[str, list[int]] = {}
     confusions: Counter[tuple[str, str]] = Counter()
+    pictures: list[tuple[float, str, Any]] = []
     t0 = time.time()
     for k in range(scenes):
         game = UNSEEN_GAMES[k % len(UNSEEN_GAMES)]
@@ -257,6 +304,8 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: 
             cls_right += sum(NAMES[int(p[:52].argmax())] == n for p, n in zip(probs, tnames, strict=True))
         good = np.zeros(len(dets), bool)  # on an index (any part hidden) of the card it names
         game_row = per_game.setdefault(game, [0, 0])
+        scene_seen, scene_named = seen, named
+        missed: list[tuple[str, Any]] = []
         for c in truth.cards:
             if not (c.face_up and c.card):
                 continue
@@ -276,11 +325,22 @@ def bench_unseen(rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: 
                     named += 1
                     per_deck[deck][0] += 1
                     game_row[0] += 1
-                elif inside.any():
-                    confusions[(c.card, dets.names[int(np.argmax(inside))])] += 1
+                else:
+                    missed.append((c.card, (x0 + 3, y0 + 3, x1 - 3, y1 - 3)))
+                    if inside.any():
+                        confusions[(c.card, dets.names[int(np.argmax(inside))])] += 1
+        if worst_dir is not None:
+            share = (named - scene_named) / max(seen - scene_seen, 1)
+            wrong = int(np.sum(~good))
+            reads = [(n, b, bool(g)) for n, b, g in zip(dets.names, dets.boxes, good, strict=True)]
+            title = (f"{deck}, {game}, seed {seed + k}, tilt {truth.settings['tilt_deg']:.0f}: named {share:.2f}, "
+                     f"{wrong} wrong of {len(dets)} reads")
+            pictures.append((share - wrong / max(len(dets), 1), f"{deck}-{game}-{seed + k}",
+                             draw_reads(image, reads, missed, title)))
         phantoms += int(np.sum(~good))  # a read on no index of the card it names: wrong name or nothing there
         dets_total += len(dets)
         pile_score.add(game, assemble(found, game), truth)
+    write_worst(worst_dir, "unseen", pictures)
     return {
         "scenes": scenes,
         "seconds": round(time.time() - t0),
@@ -435,6 +495,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000, help="unseen: first seed (1000 = test bench; choose on others)")
     ap.add_argument("--box-scale", type=float, help="grow the detector's index boxes by this (Recogniser.box_scale)")
     ap.add_argument("--min-class-score", type=float, help="least classifier probability kept (Recogniser)")
+    ap.add_argument("--worst-dir", type=Path, help="write the worst photos / scenes with the reads drawn here")
     a = ap.parse_args()
     if a.only == "assembly":  # perfect reads: no models needed
         print("assembly from perfect reads:", bench_assembly(a.scenes, hands=a.hands, phantoms=a.phantoms), flush=True)
@@ -449,9 +510,10 @@ def main() -> None:
     if a.only in (None, "crops") and REAL.exists():
         print("real crops:", bench_crops(rec), flush=True)
     if a.only in (None, "real") and REAL.exists():
-        print("real photos:", bench_real(rec), flush=True)
+        print("real photos:", bench_real(rec, worst_dir=a.worst_dir), flush=True)
     if a.only in (None, "unseen"):
-        print("unseen decks:", bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up), flush=True)
+        print("unseen decks:", bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up,
+                                                   worst_dir=a.worst_dir), flush=True)
     if a.only == "boxes":  # the detector's box sizes vs the truth (not part of the default run)
         for split in ("unseen", "train"):
             print("detector boxes:", bench_boxes(rec, a.scenes, seed=a.seed, split=split), flush=True)

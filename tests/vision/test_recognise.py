@@ -6,6 +6,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -155,3 +156,24 @@ def test_bench_boxes_measures_the_detectors_own_box_sizes(rec: Recogniser) -> No
     assert 0.2 < p10 <= p50 <= p90 < 3.0
     assert 0.4 < p50 < 1.6
     assert list(out["per_deck_size_ratio"]) == ["kde_standard"]
+
+
+def test_bench_unseen_writes_its_worst_scene_with_the_reads_drawn(rec: Recogniser, tmp_path: Path) -> None:
+    """``bench.vision --worst-dir``: the scene is written, scaled to 1280 px at most, with the reads' colours
+    on it (green for a right read, orange outlines for missed cards) and a title bar."""
+    from bench.vision import MISSED, RIGHT, bench_unseen
+
+    out = bench_unseen(rec, scenes=1, seed=1000, worst_dir=tmp_path)
+    written = sorted(tmp_path.glob("unseen-1-kde_standard-klondike-1000.jpg"))
+    assert len(written) == 1
+    picture = cv2.imread(str(written[0]))
+    assert picture is not None
+    assert picture.shape[1] <= 1280
+    assert np.all(picture[:20, :4] < 40)  # the title bar
+
+    def near(colour: tuple[int, int, int]) -> int:
+        return int(np.sum(np.all(np.abs(picture.astype(int) - colour) < 40, axis=2)))
+
+    assert near(RIGHT) > 50  # kde_standard is read well: some reads are right
+    if out["named_correctly"] < 1.0:
+        assert near(MISSED) > 20
