@@ -55,6 +55,9 @@ class Recogniser:
     deck: DeckProfile | None = None
     deck_weight: float = 1.0  # the classifier's say next to the prototypes: probs ** weight x prototype match
     min_similarity: float = 0.5  # with a deck: the least cosine similarity to a prototype that is an index
+    # with a deck: a crop this similar to a prototype is an index whatever the classifier says (it may not know
+    # this deck's indices); a less similar one must also not be "not an index" to the classifier
+    sure_similarity: float = 0.9  # chosen on bench.enrol renders (BENCHMARKS.md)
 
 
 def load_recogniser(
@@ -71,16 +74,18 @@ def load_recogniser(
     return rec
 
 
-def deck_probs(frame: U8, boxes: F32, rec: Recogniser) -> tuple[F32, F32]:
-    """With an enrolled deck: card probabilities (n, 52) from the prototypes, and the best similarity (n,)."""
+def deck_probs(frame: U8, boxes: F32, rec: Recogniser) -> tuple[F32, F32, F32]:
+    """With an enrolled deck: card probabilities (n, 52) from the prototypes, the best similarity (n,), and
+    whether the classifier alone calls each crop "not an index" (n,: 1.0 or 0.0)."""
     from vision.deckmatch import classify_and_embed
 
     assert rec.deck is not None
     if len(boxes) == 0:
-        return np.zeros((0, NOT_INDEX), np.float32), np.zeros(0, np.float32)
+        return np.zeros((0, NOT_INDEX), np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32)
     probs, emb = classify_and_embed(frame, boxes, rec.classifier)
     sims = index_similarity(emb[:, 0], rec.deck)  # -1 where nearer to a non-index of the enrolment photo
-    return match_probabilities(probs, emb[:, 0], rec.deck, weight=rec.deck_weight), sims
+    rejected = (probs[:, NOT_INDEX] > probs[:, :NOT_INDEX].max(1)).astype(np.float32)
+    return match_probabilities(probs, emb[:, 0], rec.deck, weight=rec.deck_weight), sims, rejected
 
 
 def _sigmoid(x: F32) -> F32:
@@ -203,7 +208,7 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
         boxes, det_score = boxes[keep], det_score[keep]
     boxes = grow(boxes, rec.box_scale)
     if rec.deck is not None:
-        probs, sims = deck_probs(image, boxes, rec)
+        probs, sims, rejected = deck_probs(image, boxes, rec)
     else:
         probs = classify_boxes(image, boxes, rec)
     if len(probs) == 0:
@@ -215,6 +220,7 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
     conf = (np.sqrt(det_score) * cls_p).astype(np.float32)
     if rec.deck is not None:  # this deck's own indices say what is an index: the classifier may not know it
         keep = (sims >= rec.min_similarity) & (cls_p >= rec.min_class_score)
+        keep &= (sims >= rec.sure_similarity) | (rejected == 0)
     else:
         keep = (probs[:, NOT_INDEX] < cls_p) & (cls_p >= rec.min_class_score)
     dets = Detections.build(

@@ -179,6 +179,30 @@ def test_enrolment_improves_reading_that_deck(rec) -> None:  # type: ignore[no-u
     assert after >= before, (before, after)
 
 
+def test_with_a_deck_a_read_the_classifier_rejects_needs_a_near_prototype(rec) -> None:  # type: ignore[no-untyped-def]
+    """Enrolled reads: a crop the classifier calls "not an index" is kept only when it is at least
+    ``sure_similarity`` like one of the deck's indices; taking every similar crop instead reads more, and the
+    extra reads are mostly phantoms (BENCHMARKS.md, enrolment)."""
+    from dataclasses import replace
+
+    from bench.enrol import _named, scenes
+    from vision.deckmatch import enrol_image
+    from vision.recognise import recognise
+
+    image, _ = _photo("kde_standard", 7)
+    with_deck = replace(rec, deck=enrol_image(image, rec).deck)
+    assert 0.0 < with_deck.sure_similarity <= 1.0
+    checked = [0, 0, 0, 0]
+    unchecked = [0, 0, 0, 0]
+    for img, truth in scenes("kde_standard", 2, seed=7000):
+        checked = [a + b for a, b in zip(checked, _named(recognise(img, with_deck), truth), strict=True)]
+        loose = replace(with_deck, sure_similarity=0.0)
+        unchecked = [a + b for a, b in zip(unchecked, _named(recognise(img, loose), truth), strict=True)]
+    assert checked[2] < unchecked[2]  # fewer reads
+    assert checked[3] < unchecked[3]  # fewer phantoms
+    assert unchecked[3] - checked[3] > unchecked[1] - checked[1]  # more phantoms lost than right names
+
+
 def test_a_photo_with_40_cards_names_the_12_missing(rec) -> None:  # type: ignore[no-untyped-def]
     from vision.deckmatch import enrol_image
 
