@@ -3,7 +3,7 @@
 1. The frame is scaled to 640 px wide (height padded to a multiple of 16) and the detector gives, at stride 4,
    an index-centre heatmap, the box size and a sub-cell offset. Peaks (3 x 3 local maxima) above a threshold
    are candidate indices.
-2. Each candidate box is grown by ``Recogniser.box_scale`` (the detector draws new decks' indices small), cut
+2. Each candidate box is grown by ``Recogniser.box_scale`` (1.0 today: kept for models that draw boxes small), cut
    from the full-resolution frame as a square 1.25 x the box's longer side, scaled to 40 x 40, and classified
    into the 52 cards or "not an index". The classifier saw indices at any rotation (bottom-right indices are
    upside down; real tables are turned any way) and crop boxes as loose as the detector's, so no orientation
@@ -48,9 +48,9 @@ class Recogniser:
     det_width: int = DET_W  # the detector's input width (trained at 640; wider finds smaller indices)
     extra_widths: tuple[int, ...] = (320, 224)  # further detector passes: narrower inputs find larger indices
     turn_too: bool = True  # also classify each crop turned 180 degrees and average (indices come both ways up)
-    # the detector's index boxes grown by this about their centres: it draws new decks' indices small (median
-    # 0.76 of the true side on unseen-deck renders, 0.98 on training decks); chosen with min_class_score
-    box_scale: float = 1.1
+    # the detector's index boxes grown by this about their centres (models before session 5 drew new decks'
+    # indices small; today's: median 0.88 of the true side on unseen-deck renders); chosen with min_class_score
+    box_scale: float = 1.0
     # An enrolled deck (``cadogan calibrate deck``): its prototypes name the indices (see vision/deckmatch.py).
     deck: DeckProfile | None = None
     deck_weight: float = 1.0  # the classifier's say next to the prototypes: probs ** weight x prototype match
