@@ -19,13 +19,25 @@ face-down card is never announced. Otherwise the tracker waits and, after ``pati
 player to hold still. A single misread frame therefore never becomes an announced mistake. A deal that
 went by unread (the table moved before it was read clearly) is not checked afterwards: the game is
 followed from the first table read clearly.
+
+Where the reader gives each card its own confidence, a recogniser's misreads that repeat in every frame
+(which a vote cannot outvote) are told apart by it: a card never read with ``new_card`` confidence at a
+place where the last accepted table does not have it is left out of the vote (it may confirm a known card,
+never bring a new one), a card read at two places counts where it was read surer, and a deal that shows
+more cards than its layout only because of such cards is the correct deal. A reading whose piles are all one
+or two piles over (the reader's layout fit gone wrong) is put back by the cards the model knows. After
+``relearn_after`` still tables in a row that no move explains, the tracker takes the table in view as the
+game under way (``LOST``: nothing before it is checked, nobody accused). An accusation never rests on a
+card, or an empty pile, that the readings did not see as the model has it, on a reading with fewer known
+cards in place than moved, nor, in a game taken up midway, on a foundation (what lies under its top card
+is a guess).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial as bind
@@ -44,6 +56,11 @@ T = TypeVar("T")
 CardConfidences = Mapping[tuple[str, int], float]
 """A reading's confidence in each card it names: (pile, card code) -> confidence (0-1). A card not listed has
 the reading's own confidence."""
+
+
+LOST = "I lost track of the game: I follow it from here"
+"""Said when the tracker gives up explaining and takes the table in view as the game under way: the changes
+in between were not checked (a verdict counts it as a change no move explains, even when moves follow)."""
 
 
 class EventKind(Enum):
@@ -74,7 +91,20 @@ class Event:
 class Evidence:
     """The card-by-card vote over readings of one still table."""
 
-    def __init__(self, readings: list[tuple[Table, float]], cards: list[CardConfidences | None] | None = None) -> None:
+    def __init__(
+        self,
+        readings: list[tuple[Table, float]],
+        cards: Sequence[CardConfidences | None] | None = None,
+        *,
+        floor: float = 0.0,
+        known: frozenset[tuple[int, str]] = frozenset(),
+    ) -> None:
+        """``floor``: a card the reader names with its own confidence (``cards``) is left out of the vote at a
+        place where no reading named it with at least this confidence, unless it is ``known`` there (the
+        last accepted table has it there): a recogniser's misreads repeat from frame to frame, so a vote
+        cannot outvote them, but they are read unsure every time (measured on recordings: of the cards read
+        in at least half the readings of a still table and never at 0.5 or above, more than half were not
+        there). A doubtful reading may confirm what the engine already knows, not bring something new."""
         self.n = len(readings)
         self.game = readings[0][0].game
         self.pile_ids = readings[0][0].pile_ids
@@ -82,22 +112,42 @@ class Evidence:
         """card -> pile -> readings that saw it there."""
         self._conf: dict[tuple[int, str], list[float]] = {}
         self._card_conf: dict[tuple[int, str], list[float]] = {}
-        """The same with each card's own confidence where the reading gave one (for the log only: the vote
-        weighs a reading by its least sure card, so that one sure card cannot carry a doubtful reading)."""
+        """The same with each card's own confidence where the reading gave one."""
         self._rank: dict[tuple[int, str], list[float]] = {}
         self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
-        """Per pile, how many face-up cards each reading named there."""
+        """Per pile, how many face-up cards each reading named there (those left in the vote)."""
+        self.raw_sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
+        """The same counting every card named, doubtful ones too (a pile is read short only if no card at all
+        was read there)."""
         self.downs: dict[str, Counter[tuple[int, ...]]] = {p: Counter() for p in self.pile_ids}
         self.confidences = [conf for _, conf in readings]
         self.tops: Counter[tuple[int, str]] = Counter()
         """(card, pile) -> readings in which the card was the pile's top card."""
+        owns = [cards[r] if cards is not None and r < len(cards) else None for r in range(self.n)]
+        self.per_card = any(own is not None for own in owns)
+        """Did the reader give cards their own confidences (else a doubtful card cannot be told apart)?"""
+        best: dict[tuple[int, str], float] = {}
+        for (table, conf), own in zip(readings, owns, strict=True):
+            if own is None:
+                continue  # a reader that gives no card its own confidence: nothing to tell doubtful cards by
+            for pile in self.pile_ids:
+                for card in _up(table, pile):
+                    if card != UNKNOWN:
+                        best[(card, pile)] = max(best.get((card, pile), 0.0), own.get((pile, card), conf))
+        self.doubtful = frozenset(key for key, sure in best.items() if sure < floor and key not in known)
+        """(card, pile) left out of the vote: never read there with ``floor`` confidence, not known there."""
+        self.doubtful_support: Counter[tuple[int, str]] = Counter()
+        """Readings that named a doubtful card at the place (the deal's layout may still call for a card there)."""
         for r, (table, conf) in enumerate(readings):
-            own = cards[r] if cards is not None and r < len(cards) else None
+            own = owns[r]
             for pile in self.pile_ids:
                 codes = table.codes(pile)
                 down = table.face_down_count(pile)
                 self.downs[pile][codes[:down]] += 1
-                up = [c for c in codes[down:] if c != UNKNOWN]
+                named = [c for c in codes[down:] if c != UNKNOWN]
+                self.raw_sizes[pile].append(len(named))
+                up = [c for c in named if own is None or (c, pile) not in self.doubtful]
+                self.doubtful_support.update((c, pile) for c in dict.fromkeys(named) if (c, pile) in self.doubtful)
                 self.sizes[pile].append(len(up))
                 if up:
                     self.tops[(up[-1], pile)] += 1
@@ -112,18 +162,24 @@ class Evidence:
         return self.seen.get(card, Counter())[pile]
 
     def place(self, card: int) -> tuple[str, int] | None:
-        """Where most readings saw ``card`` and how many did (None when never seen, or a tie)."""
+        """Where the readings saw ``card``, each reading counting with the card's own confidence, and how many
+        readings saw it there (None when never seen, or a tie): a card read sure in one pile and unsure in
+        another, as often, is where it was read sure (a misread repeats in every frame, at low confidence)."""
         counts = self.seen.get(card)
         if not counts:
             return None
-        ranked = counts.most_common(2)
-        if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+        weight = {pile: round(sum(self._card_conf[(card, pile)]), 6) for pile in counts}
+        ranked = sorted(counts, key=lambda pile: weight[pile], reverse=True)[:2]
+        if len(ranked) > 1 and weight[ranked[1]] == weight[ranked[0]]:
             return None
-        return ranked[0]
+        return ranked[0], counts[ranked[0]]
 
     def confidence(self, card: int, pile: str) -> float:
         """The card at ``pile``: the surest reading counts fully, each other agreeing reading half (readings of
-        one still table are not independent), scaled down by the readings that saw the card elsewhere."""
+        one still table are not independent), scaled down by the readings that saw the card elsewhere. Each
+        reading counts with its least sure card: an accusation must not rest on a reading that was unsure of
+        any card (measured: with each card's own confidence, a real illegal move and a repeating misread look
+        alike; see ``card_confidence``)."""
         return self._combined(card, pile, self._conf)
 
     def card_confidence(self, card: int, pile: str) -> float:
@@ -167,6 +223,9 @@ class Tracker:
     """A misdeal is announced only if every card it rests on was read at least once with this confidence of
     its own (measured on recordings: no read at 0.7 or above named a card that was not there; a court picture
     read as a card, again in every frame, stays below it)."""
+    new_card: float = 0.5
+    """A card read only with confidences of its own below this is not taken where the last accepted table did
+    not have it (``Evidence``'s ``floor``): it may confirm a known card, never bring a new one."""
     max_moves: int = 3
     partial: bool = False
     """Readings list only the cards the camera sees (no face-down counts): see ``engine.verify.agrees``."""
@@ -192,6 +251,13 @@ class Tracker:
     """Cards whose place in the model ``seen_in`` readings of one still table saw: only they can be accused of
     a wrong move (a card the model holds from one reading, or from the engine's guess, may be a misreading
     of the model, not a mistake of the player)."""
+    _seen_empty: set[str] = field(default_factory=set)
+    """Piles the model has empty that all readings but one of a still table read with no card at all: only
+    they can back an accusation about an empty pile (a column taken up empty from a reading that missed its
+    cards is not known to be empty: "only a king may fill it" must not rest on it)."""
+    _midway: bool = False
+    """The model was taken up from a table in view, not from the deal: what lies under a foundation's top card
+    (and so, in games like Canfield, the foundations' base rank) is a guess, which no accusation may rest on."""
     _deal_missed: bool = False
     """The table was read still, not clearly enough to be taken as the deal, and has moved since: what is seen
     next may be the game under way, not the deal, and is not checked as a deal."""
@@ -201,6 +267,15 @@ class Tracker:
     _slow: dict[tuple[str, tuple[object, ...]], object] = field(default_factory=dict)
     """Searches for illegal moves already made for a seen table (cleared, like ``_cache``, when the model
     changes): a table nobody can explain is otherwise searched again at every reading."""
+    relearn_after: int = 2
+    """Still tables in a row that no move explains, each read ``patience`` times, after which the tracker
+    takes the table in view as the game under way (``LOST``): one misread table taken into the model (a
+    doubtful deal, a misread the vote could not outvote) would otherwise make every later table unexplained."""
+    _lost: bool = False
+    """This still table was read ``patience`` times and no move explains it."""
+    _lost_tables: int = 0
+    """Still tables in a row (before this one) that ended so (one the tracker settled on starts the count
+    again; one read too briefly to tell leaves it as it is)."""
     repeat_after: float = 5.0
     """Seconds before the same "please hold still" is said again (a noisy reading would say it every frame)."""
 
@@ -212,17 +287,26 @@ class Tracker:
         if reading is None:  # hands over the cards: what comes next may be another table
             if self.model is None and len(self._recent) >= self.votes:
                 self._deal_missed = True
+            if self._lost:
+                self._lost_tables += 1
+            elif self._settled:
+                self._lost_tables = 0
+            self._lost = False
             self._recent.clear()
             self._recent_cards.clear()
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return []
+        self._latest = reading.key()
+        if self.model is not None and self.partial and not self.replaying:  # a camera's reading, not a logged table
+            reading, cards = _realigned(self.model, reading, cards, self.partial)
         self._recent.append((reading, confidence))
         self._recent_cards.append(cards)
         while len(self._recent) > self.window:
             self._recent.popleft()
             self._recent_cards.popleft()
-        self._latest = reading.key()
-        evidence = Evidence(list(self._recent), list(self._recent_cards))
+        evidence = Evidence(
+            list(self._recent), list(self._recent_cards), floor=self.new_card, known=self._known_places()
+        )
         self._vote = frozenset(
             (card, place[0])
             for card in evidence.seen
@@ -233,6 +317,13 @@ class Tracker:
         if self.model is None:
             return self._quiet(self._deal(t, evidence))
         return self._quiet(self._follow(t, evidence))
+
+    def _known_places(self) -> frozenset[tuple[int, str]]:
+        """Where the last accepted table has its cards in sight: (card, pile)."""
+        model = self.model
+        if model is None:
+            return frozenset()
+        return frozenset((card, pile) for pile in model.pile_ids for card in _visible(model, pile, self.partial))
 
     def still_key(self) -> tuple[object, ...] | None:
         """The key of the newest reading while the tracker is settled on the still table it shows (the
@@ -274,8 +365,11 @@ class Tracker:
     # ------------------------------------------------------------------ the deal
 
     def _deal(self, t: float, evidence: Evidence) -> list[Event]:
-        seen = _voted(evidence, self._need, shape=_deal_shape(evidence) if self.partial else None)
-        if any(not min(evidence.sizes[p]) <= len(_up(seen, p)) <= max(evidence.sizes[p]) for p in seen.pile_ids):
+        # a pile short of the deal's layout is filled with doubtful cards only if this may be the deal (one
+        # that went by unread leaves no layout to go by)
+        shape = _deal_shape(evidence) if self.partial else None
+        seen = _voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
+        if any(not min(evidence.sizes[p]) <= len(_up(seen, p)) <= max(evidence.raw_sizes[p]) for p in seen.pile_ids):
             # more cards voted into a pile than any reading showed there, or fewer than every reading showed:
             # misreads that disagree, not yet a table
             if not self._impatient:
@@ -290,6 +384,11 @@ class Tracker:
             found = [(None, p.message) for p in problems(model)]
         if not self.check_deal:
             found = []
+        if found and self.partial and not self._deal_missed and not self.replaying and self._impatient:
+            trimmed = self._trimmed(evidence, seen)
+            if trimmed is not None:  # the deal's layout, once the unsure cards too many are left out
+                seen = trimmed
+                model, found = _deal_from_sighting(seen)
         stray = any(card not in _up(seen, pile) for pile in seen.pile_ids for card in _cards_seen_on(evidence, pile))
         if stray and self.check_deal and not self._impatient:
             return []  # a card some reading saw where the vote puts none: it may be a misdeal, read on
@@ -297,9 +396,10 @@ class Tracker:
         unsure_replay = self.replaying and found and self._misdeal_confidence(evidence, seen, found) < self.confident
         if found and (self._deal_missed or unsure_replay):  # the deal went by unread: follow from here, accuse nobody
             self.model = _start_from_sighting(seen) if self.partial else model
+            self._midway = True
             self.model.stage = Stage.PLAY
             self._settled = True
-            self._confirmed = set()
+            self._confirmed, self._seen_empty = set(), set()
             self._confirm(evidence)
             text = "I could not read the deal clearly: I follow the game from here"
             self._known = {}
@@ -323,7 +423,7 @@ class Tracker:
         self.model = model
         self.model.stage = Stage.PLAY
         self._settled = True
-        self._confirmed = set()
+        self._confirmed, self._seen_empty = set(), set()
         self._confirm(evidence)
         self._known = {}
         cards = self._card_confidences(seen, evidence)
@@ -331,6 +431,31 @@ class Tracker:
         if found:
             events.append(Event(EventKind.MISDEAL, t, "; ".join(text for _, text in found), confidence=sure))
         return events
+
+    def _trimmed(self, evidence: Evidence, seen: Table) -> Table | None:
+        """The voted deal with each pile that shows more cards than the deal's layout cut down to the cards
+        most readings saw there, if every card left out was never read with ``sure_card`` confidence (so could
+        never show a misdeal: a repeating misread, such as a court card's picture read as a card) and the
+        result is a correct deal; else None. Only with cards' own confidences: a reading's single confidence
+        does not tell which card is the doubtful one."""
+        if not evidence.per_card:
+            return None
+        shape = _deal_shape(evidence)
+        piles: list[list[int]] = []
+        for pile in seen.pile_ids:
+            up = list(_up(seen, pile))
+            want = shape.get(pile, len(up))
+            if len(up) > want:
+                ranked = sorted(
+                    up, key=lambda c: (evidence.support(c, pile), evidence.best_card(c, pile)), reverse=True
+                )
+                if any(evidence.best_card(card, pile) >= self.sure_card for card in ranked[want:]):
+                    return None
+                up = [card for card in up if card in ranked[:want]]
+            piles.append(up)
+        trimmed = Table(seen.game, piles, [0] * len(piles))
+        model, notes = _deal_from_sighting(trimmed)
+        return trimmed if not notes and not problems(model) else None
 
     def _misdeal_confidence(self, evidence: Evidence, seen: Table, found: list[tuple[str | None, str]]) -> float:
         """How sure the readings are of every problem found: a pile that shows too many cards, by those cards'
@@ -344,7 +469,7 @@ class Tracker:
                 want = _deal_shape(evidence)[pile]
                 cards = [(c, pile) for c in _up(seen, pile) if c != UNKNOWN]
                 if len(cards) < want:
-                    sizes = zip(evidence.sizes[pile], evidence.confidences, strict=True)
+                    sizes = zip(evidence.raw_sizes[pile], evidence.confidences, strict=True)
                     short = [c for size, c in sizes if size < want]
                     if len(short) < max(self.votes, 0.9 * evidence.n) or not self._impatient:
                         return 0.0  # a card missing from a few readings is a card not read, not yet a misdeal
@@ -368,6 +493,33 @@ class Tracker:
     def _follow(self, t: float, evidence: Evidence) -> list[Event]:
         model = self.model
         assert model is not None
+        tries, legal = self._legal(model, evidence)
+        moving = [item for item in legal if item[3].moves]
+        if moving:
+            _, _, seen, explanation = min(moving, key=lambda item: (item[0], item[1]))
+            after = _after(model, explanation, seen, self.partial)
+            doubt = _doubtful(model, after, evidence, self.partial)
+            doubt = doubt or _new_tops_unsure(model, after, evidence, self.votes)
+            if doubt and not self._impatient:
+                self._settled = False
+                return []  # it leans on a card no reading saw where it puts it: more readings first
+            self._suspect = None
+            return self._accept(t, evidence, seen, explanation)
+        if legal:  # nothing changed (as far as the readings tell)
+            self._suspect = None
+            self._lost = False
+            # settled at once after a change; on a table that shows none, only after ``patience`` readings (a
+            # change whose cards few readings have seen yet must not be left unread)
+            self._settled = self._settled or self._impatient
+            self._confirm(evidence)
+            return []
+        return self._mistake(t, evidence, tries)
+
+    def _legal(
+        self, model: Table, evidence: Evidence
+    ) -> tuple[dict[tuple[object, ...], tuple[Table, int]], list[tuple[int, int, Table, Explanation]]]:
+        """The tables the vote may show (completed by the model in a few ways) and those legal moves explain:
+        (cards of the model left out unseen, moves, table, explanation)."""
         need = self._need
         tries: dict[tuple[object, ...], tuple[Table, int]] = {}
         for strong, drop, fanned in ((0, 0, 1), (1, 0, 1), (0, 1, 1), (0, 0, 0), (0, 1, 0)):
@@ -387,25 +539,7 @@ class Tracker:
                 continue
             if _possible(_after(model, explanation, seen, self.partial)):
                 legal.append((unseen, len(explanation.moves) or 99, seen, explanation))
-        moving = [item for item in legal if item[3].moves]
-        if moving:
-            _, _, seen, explanation = min(moving, key=lambda item: (item[0], item[1]))
-            after = _after(model, explanation, seen, self.partial)
-            doubt = _doubtful(model, after, evidence, self.partial)
-            doubt = doubt or _new_tops_unsure(model, after, evidence, self.votes)
-            if doubt and not self._impatient:
-                self._settled = False
-                return []  # it leans on a card no reading saw where it puts it: more readings first
-            self._suspect = None
-            return self._accept(t, evidence, seen, explanation)
-        if legal:  # nothing changed (as far as the readings tell)
-            self._suspect = None
-            # settled at once after a change; on a table that shows none, only after ``patience`` readings (a
-            # change whose cards few readings have seen yet must not be left unread)
-            self._settled = self._settled or self._impatient
-            self._confirm(evidence)
-            return []
-        return self._mistake(t, evidence, tries)
+        return tries, legal
 
     def _mistake(
         self,
@@ -457,6 +591,8 @@ class Tracker:
             self._settled = False  # a change nobody can explain yet
             if not self._impatient:
                 return []
+            if self._relearn():
+                return self._restart(t, evidence)
             return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
         seen, after, reason, notation, sentences = found
         touched = [p for p in model.pile_ids if _up(model, p) != _up(after, p)]
@@ -464,6 +600,20 @@ class Tracker:
         moved = [card for p in after.pile_ids for card in _up(after, p) if places.get(card, p) != p]
         if any(card not in self._confirmed for card in moved):
             sure_cap = 0.0  # the model had this card there on weak evidence: no accusation can rest on it
+        if any(not _up(model, p) and p not in self._seen_empty for p in touched):
+            sure_cap = 0.0  # nor on a pile the model has empty that was never read empty
+        if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
+            sure_cap = 0.0
+        anchored = sum(
+            1
+            for p in model.pile_ids
+            for card in _visible(model, p, self.partial)
+            if card in self._confirmed and card not in moved and evidence.support(card, p) >= self.votes
+        )
+        if anchored < max(2, len(moved)):
+            # a player's move leaves the rest of the table where it was: a reading that has more known cards
+            # elsewhere than in place (a whole row read one pile over) is the reader's mistake, not the player's
+            sure_cap = 0.0
         sure = min(
             sure_cap,
             _change_confidence(model, after, evidence, self.votes),
@@ -486,10 +636,44 @@ class Tracker:
             events.append(_moves_event(t, table_after(model, (*ahead, Move.parse(notation))), then, sure))
         return events
 
+    def _relearn(self) -> bool:
+        """This still table is unexplained after ``patience`` readings: is it time to start again from it? In a
+        replay at once: the live tracker logged only still tables it took, so one no move explains is where
+        it started again (``LOST``)."""
+        self._lost = True
+        return self.replaying or self._lost_tables + 1 >= self.relearn_after
+
+    def _restart(self, t: float, evidence: Evidence) -> list[Event]:
+        """Take the table in view as the game under way (``LOST``): accuse nobody of what came before."""
+        seen = _voted(evidence, self._need)
+        if not _possible(seen):
+            return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
+        model = _start_from_sighting(seen) if self.partial else seen.copy()
+        self._midway = True
+        model.stage = Stage.PLAY
+        self.model = model
+        self._cache.clear()
+        self._slow.clear()
+        self._suspect, self._lost, self._lost_tables, self._settled = None, False, 0, True
+        self._confirmed, self._seen_empty = set(), set()
+        self._confirm(evidence)
+        self._known = {}
+        view = _view(model, self.partial)
+        still = Event(
+            EventKind.STILL,
+            t,
+            "the table is still",
+            table=view,
+            confidence=0.0,
+            cards=self._card_confidences(view, evidence),
+        )
+        return [still, Event(EventKind.UNCLEAR, t, LOST, confidence=0.0)]
+
     def _adopt(self, t: float, model: Table, after: Table, seen: Table, evidence: Evidence, sure: float) -> Event:
         """Make ``after`` (the model changed by the moves found) the model, with the cards ``seen`` reveals, and
         say the table is still."""
         self._moved(model, after)
+        self._lost, self._lost_tables = False, 0
         self.model, _ = reveal(after, seen, self.partial)
         self._cache.clear()
         self._slow.clear()
@@ -527,12 +711,19 @@ class Tracker:
         return cast(T, self._slow[key])
 
     def _confirm(self, evidence: Evidence) -> None:
-        """Remember the model's cards that ``seen_in`` readings saw where the model has them."""
+        """Remember the model's cards that ``seen_in`` readings saw where the model has them, one of them
+        with ``new_card`` confidence of its own (a misread that repeats in every frame is seen as often, but
+        only doubtfully: it must not back an accusation)."""
         assert self.model is not None
         for pile in self.model.pile_ids:
             for card in _up(self.model, pile):
-                if card != UNKNOWN and evidence.support(card, pile) >= min(self.seen_in, self.votes):
+                if card == UNKNOWN or evidence.support(card, pile) < min(self.seen_in, self.votes):
+                    continue
+                if evidence.best_card(card, pile) >= self.new_card:
                     self._confirmed.add(card)
+            empty = sum(1 for size in evidence.raw_sizes[pile] if size == 0)
+            if not _up(self.model, pile) and empty >= max(min(self.seen_in, self.votes), evidence.n - 1):
+                self._seen_empty.add(pile)  # all but one reading: a card missed often leaves a pile read empty
 
     def _moved(self, model: Table, after: Table) -> None:
         """Forget the confirmation of cards the change moves (``_confirm`` gives it back where seen)."""
@@ -541,6 +732,8 @@ class Tracker:
             for card in _up(after, pile):
                 if places.get(card, pile) != pile:
                     self._confirmed.discard(card)
+            if _up(model, pile) != _up(after, pile):
+                self._seen_empty.discard(pile)
 
     def _accept(self, t: float, evidence: Evidence, seen: Table, explanation: Explanation) -> list[Event]:
         model = self.model
@@ -584,12 +777,50 @@ def _view(model: Table, partial: bool) -> Table:
     return Table(model.game, piles, [0] * len(piles), stage=model.stage)
 
 
-def _voted(evidence: Evidence, need: int, shape: dict[str, int] | None = None) -> Table:
+def _realigned(
+    model: Table, reading: Table, cards: CardConfidences | None, partial: bool
+) -> tuple[Table, CardConfidences | None]:
+    """``reading`` with its piles put back where they belong when the reader put the whole table one or two
+    piles over (a layout fit gone wrong: every card of a row read one column to the right): the shift of
+    the pile order that puts at least ``3`` more of the cards the model shows back where the model has them
+    than the reading as it is, and twice as many; cards it would move into a pile of another kind are left
+    out. Otherwise ``reading`` as it is. A legal move changes two or three piles, never the whole table."""
+    ids = list(model.pile_ids)
+    known = {card: pile for pile in ids for card in _visible(model, pile, partial)}
+    read = [(pile, card) for pile in ids for card in _up(reading, pile) if card in known]
+
+    def mapped(pile: str, shift: int) -> str | None:
+        k = ids.index(pile) - shift
+        if not 0 <= k < len(ids) or model.game.pile(ids[k]).role is not model.game.pile(pile).role:
+            return None
+        return ids[k]
+
+    def hits(shift: int) -> int:
+        return sum(1 for pile, card in read if mapped(pile, shift) == known[card])
+
+    here = hits(0)
+    shift = max((-2, -1, 1, 2), key=hits)
+    if hits(shift) < max(3, 2 * here, here + 3):
+        return reading, cards
+    piles: dict[str, list[int]] = {pile: [] for pile in ids}
+    moved: dict[tuple[str, int], float] = {}
+    for pile in ids:
+        target = mapped(pile, shift)
+        if target is None:
+            continue
+        piles[target] = list(_up(reading, pile))
+        if cards is not None:
+            moved.update({(target, card): conf for (where, card), conf in cards.items() if where == pile})
+    table = Table(model.game, [piles[p] for p in ids], [0] * len(ids), passes=reading.passes, stage=reading.stage)
+    return table, (moved if cards is not None else None)
+
+
+def _voted(evidence: Evidence, need: int, shape: dict[str, int] | None = None, doubtful: bool = False) -> Table:
     """The readings voted card by card: each card where most readings saw it, if ``need`` of them did, in the
     order the readings show; but no card of a pile where the cards that fall short were read as often (a
     card read as 7H twice, 7D once and 7C once is none of them). With a ``shape`` (face-up cards per pile, of
     the deal), a pile short of it is
-    filled with the cards fewer readings saw there."""
+    filled with the cards fewer readings saw there, and with ``doubtful``, then with doubtful cards."""
     piles: dict[str, list[int]] = {p: [] for p in evidence.pile_ids}
     weak: dict[str, list[tuple[int, int]]] = {p: [] for p in evidence.pile_ids}
     for card in evidence.seen:
@@ -610,6 +841,14 @@ def _voted(evidence: Evidence, need: int, shape: dict[str, int] | None = None) -
         for pile, want in shape.items():
             extra = sorted(weak[pile], reverse=True)[: max(0, want - len(piles[pile]))]
             piles[pile] += [card for _, card in extra]
+        # still short: the deal's layout says a card lies there, and a doubtful reading is the best guess at it
+        # (it is never enough to show a misdeal: see ``Tracker._misdeal_confidence``)
+        taken = {card for cards in piles.values() for card in cards}
+        fill = sorted(evidence.doubtful_support.items(), key=lambda item: -item[1]) if doubtful else []
+        for (card, pile), count in fill:
+            if card not in taken and len(piles[pile]) < shape.get(pile, 0) and count >= need:
+                piles[pile].append(card)
+                taken.add(card)
     ordered = [_by_rank(evidence, p, piles[p]) for p in evidence.pile_ids]
     downs = [evidence.down(p) for p in evidence.pile_ids]
     return Table(
@@ -789,7 +1028,7 @@ def _piles_confirmed(table: Table, piles: list[str], evidence: Evidence, votes: 
         up = _up(table, pile)
         if partial and table.game.pile(pile).role is not Role.TABLEAU:
             up = up[-1:]
-        if not up and sum(1 for size in evidence.sizes[pile] if size == 0) < votes:
+        if not up and sum(1 for size in evidence.raw_sizes[pile] if size == 0) < votes:
             return 0.0
         for card in up:
             if card == UNKNOWN or evidence.support(card, pile) < votes:
@@ -852,15 +1091,21 @@ def dug_out(model: Table, seen: Table, partial: bool = False) -> tuple[Table, st
 def _start_from_sighting(seen: Table) -> Table:
     """A game under way as the engine models it, from a reading that shows only face-up cards: each pile as
     seen, a cascade that shows cards with the face-down cards the deal put under it (the best guess), an
-    empty one with none, the stock with the rest of the pack (all unknown)."""
+    empty one with none, a reserve that shows its top card with the cards the deal put under it (unknown,
+    face up: a squared packet shows only its top), the stock with the rest of the pack (all unknown)."""
     game = seen.game
     sizes = game.deal_sizes()
     piles: list[list[int]] = []
     downs: list[int] = []
     for pile in seen.pile_ids:
         shown = list(seen.codes(pile))
-        down = sizes[pile][0] if shown and game.pile(pile).role is Role.TABLEAU else 0
-        piles.append([UNKNOWN] * down + shown)
+        role = game.pile(pile).role
+        if role is Role.STOCK and sizes[pile][1] == 0:
+            shown = []  # a card read on a stock that lies face down is a misread
+        down = sizes[pile][0] if shown and role is Role.TABLEAU else 0
+        # without the cards under it, the reserve's next card would come from nowhere when its top is played
+        under = max(0, sizes[pile][1] - len(shown)) if shown and role is Role.RESERVE else 0
+        piles.append([UNKNOWN] * (down + under) + shown)
         downs.append(down)
     stocks = [k for k, p in enumerate(seen.pile_ids) if game.pile(p).role is Role.STOCK]
     if stocks:

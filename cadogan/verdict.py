@@ -14,7 +14,7 @@ from enum import Enum
 from pathlib import Path
 
 from cadogan.session import LoggedTable
-from cadogan.tracker import Event, EventKind, Tracker
+from cadogan.tracker import LOST, Event, EventKind, Tracker
 from engine.table import Table
 from engine.verify import GameReport
 
@@ -65,13 +65,14 @@ class Verdict:
 def from_events(events: Iterable[Event], final: Table | None) -> Verdict:
     """The verdict on the tracker's events. A request to hold still that a later move resolved (the tracker
     explained the change from the same table, the game followed through) is a note, not an entry: only a
-    change never followed is one of the verdict's "changes no legal move explains"."""
+    change never followed is one of the verdict's "changes no legal move explains", and so is a change the
+    tracker gave up on (``LOST``: it took the table after it as the game under way, unchecked)."""
     verdict = Verdict(final=final)
     events = list(events)
     followed = [k for k, e in enumerate(events) if e.kind in (EventKind.MOVE, EventKind.ILLEGAL)]
     resolved: dict[str, int] = {}
     for index, event in enumerate(events):
-        if event.kind is EventKind.UNCLEAR and followed and index < followed[-1]:
+        if event.kind is EventKind.UNCLEAR and followed and index < followed[-1] and event.text != LOST:
             resolved[event.text] = resolved.get(event.text, 0) + 1
             continue
         if event.kind is EventKind.MOVE:

@@ -1,0 +1,276 @@
+"""The tracker with cards' own confidences: doubtful cards bring nothing new, a lost game is taken up again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from cadogan.tracker import (
+    LOST,
+    CardConfidences,
+    Event,
+    EventKind,
+    Evidence,
+    Tracker,
+    _realigned,
+    _start_from_sighting,
+)
+from cadogan.verdict import EntryKind, from_events
+from engine.cards import CARDS, parse_code
+from engine.games import find_game
+from engine.moves import Move
+from engine.table import Table
+from engine.testing import camera_view, make_table
+
+
+def confidences(table: Table, sure: float = 0.9, **unsure: float) -> dict[tuple[str, int], float]:
+    """Each card of ``table`` at ``sure``, the cards named in ``unsure`` (``AS=0.3``) at theirs."""
+    own = {name.upper(): conf for name, conf in unsure.items()}
+    out: dict[tuple[str, int], float] = {}
+    for pile in table.pile_ids:
+        for code in table.codes(pile):
+            name = next((n for n in own if parse_code(n) == code), None)
+            out[(pile, code)] = own[name] if name is not None else sure
+    return out
+
+
+def observe(
+    tracker: Tracker, frames: Sequence[tuple[Table, CardConfidences] | None], start: float = 0.0
+) -> list[Event]:
+    events: list[Event] = []
+    for n, frame in enumerate(frames):
+        if frame is None:
+            events += tracker.observe(start + n / 10, None)
+        else:
+            table, own = frame
+            events += tracker.observe(start + n / 10, table, min(own.values(), default=1.0), own)
+    return events
+
+
+def kinds(events: list[Event]) -> list[EventKind]:
+    return [e.kind for e in events]
+
+
+def dealt_and_turned() -> tuple[Table, Table, str]:
+    """A Klondike deal as the camera reads it, the same after one card turned from the stock, and that card."""
+    table = Table.dealt(find_game("klondike"), 3)
+    deal = camera_view(table)
+    table.push(Move.parse("s>w"))
+    after = camera_view(table)
+    return deal, after, str(CARDS[after.codes("w")[-1]])
+
+
+def test_a_card_read_unsure_in_every_frame_is_not_taken_as_a_move_but_a_sure_one_is() -> None:
+    deal, after, turned = dealt_and_turned()
+    for conf, moved in ((0.3, False), (0.9, True)):
+        tracker = Tracker(partial=True)
+        events = observe(tracker, [(deal, confidences(deal))] * 6)
+        assert kinds(events) == [EventKind.STILL]
+        # the same misread in every frame: a vote cannot outvote it, its confidence tells it apart
+        frames = [None, *[(after, confidences(after, **{turned: conf}))] * 8]
+        events = observe(tracker, frames, start=1.0)
+        assert (EventKind.MOVE in kinds(events)) is moved
+        assert EventKind.ILLEGAL not in kinds(events)
+        assert EventKind.UNCLEAR not in kinds(events)
+
+
+def test_an_unsure_reading_confirms_a_card_the_table_already_has_there() -> None:
+    deal, _, _ = dealt_and_turned()
+    tracker = Tracker(partial=True)
+    observe(tracker, [(deal, confidences(deal))] * 6)
+    events = observe(tracker, [None, *[(deal, confidences(deal, sure=0.3))] * 8], start=1.0)
+    assert events == []  # nothing new, nothing lost: every card still where it was
+    assert tracker.settled
+
+
+def test_a_card_read_sure_in_one_pile_and_unsure_in_another_as_often_is_where_it_was_read_sure() -> None:
+    here = make_table("klondike", {"t1": "7H", "t2": "8S"})
+    there = make_table("klondike", {"t2": "8S 7H"})
+    seven = parse_code("7H")
+    readings = [(here, 0.6), (there, 0.6), (here, 0.6), (there, 0.6)]
+    own = [confidences(here, sure=0.9), confidences(there, **{"7H": 0.6}), None, None]
+    own[2], own[3] = own[0], own[1]
+    evidence = Evidence(readings, own)
+    assert evidence.place(seven) == ("t1", 2)
+    assert Evidence(readings).place(seven) is None  # without cards' own confidences: a tie, no place
+
+
+def test_a_doubtful_card_is_left_out_only_where_it_is_new() -> None:
+    table = make_table("klondike", {"t1": "7H", "t2": "8S"})
+    own = confidences(table, **{"7H": 0.3})
+    fresh = Evidence([(table, 0.3)] * 3, [own] * 3, floor=0.5)
+    assert fresh.support(parse_code("7H"), "t1") == 0
+    assert fresh.raw_sizes["t1"] == [1, 1, 1]  # still counted as a card read there: t1 is not read empty
+    known = Evidence([(table, 0.3)] * 3, [own] * 3, floor=0.5, known=frozenset({(parse_code("7H"), "t1")}))
+    assert known.support(parse_code("7H"), "t1") == 3
+    unsure_reader = Evidence([(table, 0.3)] * 3, None, floor=0.5)  # no cards' own confidences: nothing left out
+    assert unsure_reader.support(parse_code("7H"), "t1") == 3
+
+
+def test_a_court_cards_picture_read_as_a_card_in_every_frame_does_not_spoil_the_deal() -> None:
+    deal = camera_view(Table.dealt(find_game("klondike"), 3))
+    piles = [list(deal.codes(p)) for p in deal.pile_ids]
+    seen = {c for p in piles for c in p}
+    phantom = next(code for code in range(52) if code not in seen)
+    piles[deal.pile_ids.index("t6")].append(phantom)
+    misread = Table(deal.game, piles, [0] * len(piles))
+    tracker = Tracker(partial=True)
+    events = observe(tracker, [(misread, confidences(misread, **{str(CARDS[phantom]): 0.6}))] * 6)
+    assert kinds(events) == [EventKind.STILL]  # the deal, the misread left out: no misdeal
+    assert tracker.model is not None
+    assert camera_view(tracker.model).codes("t6") == deal.codes("t6")
+    sure = Tracker(partial=True)  # read sure, the same extra card is a misdeal
+    events = observe(sure, [(misread, confidences(misread, sure=0.95))] * 6)
+    assert EventKind.MISDEAL in kinds(events)
+
+
+def test_after_two_still_tables_nobody_can_explain_the_game_is_taken_up_from_the_table_in_view() -> None:
+    game = find_game("klondike")
+    first = camera_view(Table.dealt(game, 3))
+    other = Table.dealt(game, 4)  # cards nobody could have moved there
+    view = camera_view(other)
+    tracker = Tracker(partial=True)
+    events = observe(tracker, [(first, confidences(first))] * 6)
+    lost = [None, *[(view, confidences(view))] * 6, None, *[(view, confidences(view))] * 6]
+    events = observe(tracker, lost, start=1.0)
+    assert EventKind.ILLEGAL not in kinds(events)
+    assert [e.text for e in events if e.kind is EventKind.UNCLEAR][-1] == LOST
+    move = next(m for m in other.generate_moves() if m.src.startswith("t") and m.dst.startswith(("t", "f")))
+    other.push(move)
+    moved = camera_view(other)
+    later = observe(tracker, [None, *[(moved, confidences(moved))] * 6], start=3.0)
+    assert [e.moves for e in later if e.kind is EventKind.MOVE] == [(str(move),)]
+    verdict = from_events([*events, *later], tracker.model)
+    assert not verdict.legal  # the changes in between were never checked: not "every move legal"
+    assert LOST in [e.reason for e in verdict.of(EntryKind.UNCLEAR)]
+
+
+def test_one_still_table_nobody_can_explain_is_not_enough_to_start_again() -> None:
+    game = find_game("klondike")
+    first = camera_view(Table.dealt(game, 3))
+    view = camera_view(Table.dealt(game, 4))
+    tracker = Tracker(partial=True)
+    observe(tracker, [(first, confidences(first))] * 6)
+    events = observe(tracker, [None, *[(view, confidences(view))] * 8, None], start=1.0)
+    assert LOST not in [e.text for e in events]
+    assert tracker.model is not None
+    assert camera_view(tracker.model).key() == first.key()
+
+
+def test_a_game_taken_up_midway_keeps_no_card_read_on_a_face_down_stock_and_a_reserve_keeps_its_cards() -> None:
+    seen = make_table("klondike", {"s": "9C", "w": "4D", "t1": "KS QH"})
+    model = _start_from_sighting(seen)
+    assert model.face_down_count("s") == len(model.codes("s"))  # a misread, not a face-up stock card
+    canfield = make_table("canfield", {"r": "7C", "t1": "5D"})
+    model = _start_from_sighting(canfield)
+    assert len(model.codes("r")) == 13
+    assert model.codes("r")[-1] == parse_code("7C")
+
+
+def shifted(view: Table, by: int) -> Table:
+    """``view`` with every tableau column read ``by`` columns to the right (a layout fit gone wrong)."""
+    ids = list(view.pile_ids)
+    piles = {p: list(view.codes(p)) for p in ids}
+    columns = [p for p in ids if p.startswith("t")]
+    out = {p: ([] if p in columns else piles[p]) for p in ids}
+    for k, p in enumerate(columns):
+        if 0 <= k + by < len(columns):
+            out[columns[k + by]] = piles[p]
+    return Table(view.game, [out[p] for p in ids], [0] * len(ids))
+
+
+def test_a_reading_with_every_column_one_pile_over_is_put_back() -> None:
+    deal = camera_view(Table.dealt(find_game("klondike"), 3))
+    tracker = Tracker(partial=True)
+    observe(tracker, [(deal, confidences(deal))] * 6)
+    assert tracker.model is not None
+    over = shifted(deal, 1)
+    table, own = _realigned(tracker.model, over, confidences(over), partial=True)
+    assert [table.codes(p) for p in table.pile_ids if p != "t7"] == [deal.codes(p) for p in deal.pile_ids if p != "t7"]
+    assert own is not None
+    assert own[("t1", deal.codes("t1")[-1])] == 0.9
+    events = observe(tracker, [None, *[(over, confidences(over))] * 8], start=1.0)
+    assert events == []  # the same table, read one column over: nothing moved, nothing unclear
+    moved = make_table("klondike", {"t1": "KS", "t2": "QH"})  # two piles changed: a move, not a misplaced row
+    assert _realigned(tracker.model, moved, None, partial=True)[0] is moved
+
+
+def test_no_accusation_rests_on_a_column_taken_up_empty_that_was_never_read_empty() -> None:
+    tracker = Tracker(partial=True, check_deal=False)
+    start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
+    # the game, taken up from a table whose column 6 shows a card read doubtfully in every frame
+    taken = make_table("klondike", {"w": "10C", "t1": "KS", "t2": "QH", "t6": "JD"})
+    played = make_table("klondike", {"t1": "KS", "t2": "QH", "t6": "JD 10C"})  # the 10 onto the jack: legal
+
+    def frames(table: Table, n: int, start_at: float) -> list[Event]:
+        own = confidences(table, JD=0.3)
+        out: list[Event] = list(tracker.observe(start_at, None))
+        for k in range(n):
+            out += tracker.observe(start_at + (k + 1) / 10, table, 0.9, own)
+        return out
+
+    events = frames(start, 6, 0.0) + frames(taken, 8, 1.0) + frames(taken, 8, 2.0)
+    assert LOST in [e.text for e in events]
+    assert tracker.model is not None
+    assert not tracker.model.codes("t6")  # taken up empty: its only card was never read sure
+    later = frames(played, 8, 3.0) + frames(played, 8, 4.0)
+    assert EventKind.ILLEGAL not in kinds(later)  # "only a king may fill column 6" would rest on a misread
+
+
+def test_the_log_of_a_game_the_tracker_lost_and_took_up_again_replays_as_it_was_followed() -> None:
+    from cadogan.session import LoggedTable
+    from cadogan.verdict import replay
+
+    game = find_game("klondike")
+    first = camera_view(Table.dealt(game, 3))
+    other = Table.dealt(game, 4)
+    frames: list[tuple[Table, CardConfidences] | None] = [(first, confidences(first))] * 6
+    view = camera_view(other)
+    frames += [None, *[(view, confidences(view))] * 6, None, *[(view, confidences(view))] * 6]
+    for move in [m for m in other.generate_moves() if m.src.startswith("t")][:1]:
+        other.push(move)
+        moved = camera_view(other)
+        frames += [None, *[(moved, confidences(moved))] * 6]
+    tracker = Tracker(partial=True)
+    events = observe(tracker, frames)
+    logged = [LoggedTable(e.t, e.table, e.confidence, e.cards) for e in events if e.kind is EventKind.STILL and e.table]
+    live = from_events([e for e in events if e.kind is not EventKind.STILL], tracker.model)
+    assert LOST in [e.reason for e in live.of(EntryKind.UNCLEAR)]
+    assert len(live.moves) == 1
+    again = replay(logged, partial=True)
+    assert [(e.kind, e.move, e.reason) for e in again.entries] == [(e.kind, e.move, e.reason) for e in live.entries]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "announced"),
+    [
+        # the rest of the table stays where it was: the player put the 7 of hearts on the king
+        ({"t1": "7H", "t2": "9C", "t3": "KS", "t5": "4D"}, {"t2": "9C", "t3": "KS 7H", "t5": "4D"}, True),
+        # more of the table moved than stayed in sight: more likely the reader's mistake than the player's
+        ({"t1": "7H", "t3": "KS"}, {"t3": "KS 7H"}, False),
+    ],
+)
+def test_an_illegal_move_is_announced_only_where_the_rest_of_the_table_is_seen_in_place(
+    before: dict[str, str], after: dict[str, str], announced: bool
+) -> None:
+    tracker = Tracker(check_deal=False)
+    first, then = make_table("klondike", before), make_table("klondike", after)
+    frames = [(first, confidences(first))] * 6 + [None] + [(then, confidences(then))] * 8
+    events = observe(tracker, frames)
+    assert (EventKind.ILLEGAL in kinds(events)) is announced
+
+
+def test_a_game_taken_up_midway_makes_no_accusation_about_a_foundation_whose_base_is_a_guess() -> None:
+    first = camera_view(Table.dealt(find_game("canfield"), 3))
+    taken = make_table("canfield", {"w": "4D", "r": "KC", "f1": "6H", "t1": "9S", "t2": "3C", "t3": "QH", "t4": "JS"})
+    # the 4 of diamonds to a foundation: legal if the foundations start with 4s (the 6 of hearts on a 4 and a
+    # 5), against the rules if they start with 6s: under the 6 nobody saw
+    played = make_table("canfield", {"r": "KC", "f1": "6H", "f3": "4D", "t1": "9S", "t2": "3C", "t3": "QH", "t4": "JS"})
+    tracker = Tracker(partial=True)
+    frames: list[tuple[Table, CardConfidences] | None] = [(first, confidences(first))] * 6
+    for table in (taken, taken, played, played):
+        frames += [None, *[(table, confidences(table))] * 8]
+    events = observe(tracker, frames)
+    assert LOST in [e.text for e in events]
+    assert EventKind.ILLEGAL not in kinds(events)
