@@ -1,6 +1,7 @@
 """Play Klondike draw 3 seeing only what the camera sees, one hint per move: the companion's win rate.
 
-Run: .venv/bin/python -m bench.hidden_play --deals 300 --budget 1.0
+Run: .venv/bin/python -m bench.hidden_play --deals 300 --budget 1.0 (what ``cadogan hint`` gives by default;
+``--nodes N`` for a budget in solver nodes, ``--record FILE`` to keep each game's moves)
 Each move is the hint for the table with every face-down card unknown until it has been seen face up once
 (a companion remembers the stock cards it has watched turn over, and the stock keeps its order from pass to
 pass); the real table then makes that move. The hint gets the game's earlier positions, so it does not move
@@ -13,6 +14,7 @@ Anchors: Bjarnason et al. 2009, 36.97 %; lonelybot, 44.52 %. Target: >= 45 %.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from collections import Counter
@@ -33,8 +35,9 @@ def camera_memory(table: Table, seen: set[int]) -> Table:
     return Table(table.game, piles, downs, passes=table.passes, waste_played=table.waste_played, stage=table.stage)
 
 
-def play(game: str, seed: int, nodes: int, max_moves: int) -> tuple[str, int]:
-    """How the deal ended (won, blocked, repeated, resigned, too long), and the moves made."""
+def play(game: str, seed: int, nodes: int, max_moves: int, made_moves: list[str] | None = None) -> tuple[str, int]:
+    """How the deal ended (won, blocked, repeated, resigned, too long), and the moves made (appended to
+    ``made_moves`` as text, when given, to replay the game later)."""
     table = Table.dealt(find_game(game), seed)
     table.stage = Stage.PLAY
     repeats: Counter[tuple[object, ...]] = Counter()
@@ -56,6 +59,8 @@ def play(game: str, seed: int, nodes: int, max_moves: int) -> tuple[str, int]:
             return "resigned", made
         history.append(view)
         table.push(advice.move)
+        if made_moves is not None:
+            made_moves.append(str(advice.move))
     return "won" if table.outcome() is Outcome.WON else "too long", max_moves
 
 
@@ -74,15 +79,21 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--first", type=int, default=0, help="first seed")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds of hint per move (as solver nodes)")
+    parser.add_argument("--nodes", type=int, help="hint budget in solver nodes (instead of --budget)")
     parser.add_argument("--max-moves", type=int, default=400)
+    parser.add_argument("--record", metavar="FILE", help="append one JSON line a deal: seed, ending, moves")
     args = parser.parse_args()
-    nodes = nodes_for_seconds(args.budget)
+    nodes = args.nodes if args.nodes else nodes_for_seconds(args.budget)
     wins = 0
     moves = 0
     endings: Counter[str] = Counter()
     start = time.process_time()
     for n, seed in enumerate(range(args.first, args.first + args.deals), start=1):
-        ending, made = play(args.game, seed, nodes, args.max_moves)
+        made_moves: list[str] = []
+        ending, made = play(args.game, seed, nodes, args.max_moves, made_moves)
+        if args.record:
+            with open(args.record, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"seed": seed, "ending": ending, "moves": made_moves}) + "\n")
         endings[ending] += 1
         wins += ending == "won"
         moves += made
@@ -96,7 +107,7 @@ def main() -> None:
     cpu = time.process_time() - start
     print(f"{args.game}: won {wins} of {args.deals} = {wins / max(1, args.deals):.1%} (95% {low:.1%}-{high:.1%}),")
     print(
-        f"hint budget {args.budget:g} s ({nodes} nodes) a move; {moves} moves, {cpu:.0f} s CPU in all,"
+        f"hint budget {nodes} nodes a move; {moves} moves, {cpu:.0f} s CPU in all,"
         f" {cpu / max(1, moves):.2f} s CPU a move"
     )
     print("endings: " + ", ".join(f"{name} {count}" for name, count in endings.most_common()))
