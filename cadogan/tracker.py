@@ -398,20 +398,8 @@ class Tracker:
             self.model = _start_from_sighting(seen) if self.partial else model
             self._midway = True
             self.model.stage = Stage.PLAY
-            self._settled = True
-            self._confirmed, self._seen_empty = set(), set()
-            self._confirm(evidence)
             text = "I could not read the deal clearly: I follow the game from here"
-            self._known = {}
-            still = Event(
-                EventKind.STILL,
-                t,
-                "the table is still",
-                table=seen,
-                confidence=0.0,
-                cards=self._card_confidences(seen, evidence),
-            )
-            return [still, Event(EventKind.UNCLEAR, t, text, confidence=0.0)]
+            return self._from_here(t, seen, evidence, text)
         if found:
             sure = self._misdeal_confidence(evidence, seen, found)
             if sure < self.confident:
@@ -654,11 +642,16 @@ class Tracker:
         self.model = model
         self._cache.clear()
         self._slow.clear()
-        self._suspect, self._lost, self._lost_tables, self._settled = None, False, 0, True
+        self._suspect, self._lost, self._lost_tables = None, False, 0
+        return self._from_here(t, _view(model, self.partial), evidence, LOST)
+
+    def _from_here(self, t: float, view: Table, evidence: Evidence, text: str) -> list[Event]:
+        """The model was just taken from the table in view (``view``, as read): settle on it, confirm what the
+        readings saw, and say ``text`` (nothing before it is checked, nobody accused)."""
+        self._settled = True
         self._confirmed, self._seen_empty = set(), set()
         self._confirm(evidence)
         self._known = {}
-        view = _view(model, self.partial)
         still = Event(
             EventKind.STILL,
             t,
@@ -667,7 +660,7 @@ class Tracker:
             confidence=0.0,
             cards=self._card_confidences(view, evidence),
         )
-        return [still, Event(EventKind.UNCLEAR, t, LOST, confidence=0.0)]
+        return [still, Event(EventKind.UNCLEAR, t, text, confidence=0.0)]
 
     def _adopt(self, t: float, model: Table, after: Table, seen: Table, evidence: Evidence, sure: float) -> Event:
         """Make ``after`` (the model changed by the moves found) the model, with the cards ``seen`` reveals, and
