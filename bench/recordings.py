@@ -36,6 +36,12 @@ Rendered recordings are cached in ~/.cache/cadogan/recordings (or --cache), keye
 shapes them (the plan, the size, the timing, the effects; the renderer's source hash is kept in the truth
 file, not in the name, so that work on the renderer does not void the cache: --refresh renders again), so a
 rerun (e.g. with new models) only verifies.
+
+``--reuse-detections`` (real recogniser only) keeps each frame's detections (the recogniser's output, before the
+piles are assembled) on disk next to the recordings, keyed by the models, the recogniser's code (every
+``vision/*.py`` but ``assemble.py``) and the frame's pixels, and reads them back on later runs: work on the
+assembly or the tracker is then measured on all recordings in a minute or two instead of several. The speed
+columns mean nothing on such a run (the recogniser did not run).
 """
 
 from __future__ import annotations
@@ -47,9 +53,10 @@ import hashlib
 import json
 import math
 import os
+import pickle
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -565,9 +572,68 @@ def moves_within(seconds: float | None, steps: int) -> int:
     return sum(1 for k in range(1, steps + 1) if (k * (hold + move) + hold / 2) / RENDER_FPS <= seconds)
 
 
+def _nothing() -> None:
+    pass
+
+
+def recogniser_version() -> str:
+    """Names what the recogniser's detections depend on: the models and every vision module but the assembly."""
+    digest = hashlib.sha256()
+    files = sorted([*(ROOT / "models").glob("*.onnx"), *(ROOT / "vision").glob("*.py")])
+    for file in files:
+        if file.name != "assemble.py":
+            digest.update(file.name.encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def stored_detections_reader(game: str, threads: int, store: Path) -> tuple[Any, Callable[[], None]]:
+    """The real recogniser's reader, its detections kept in ``store`` by frame (see ``--reuse-detections``);
+    returns the reader and a function that writes the new detections back."""
+    from cadogan.reading import reading_of
+    from cadogan.watch import Reading
+    from vision.detections import Detections
+    from vision.recognise import load_recogniser, recognise
+
+    known: dict[str, tuple[Any, ...]] = {}
+    if store.exists():
+        try:
+            known = pickle.loads(store.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError):
+            known = {}  # a store cut short by an interrupted run: read every frame again
+    added = 0
+    recogniser: list[Any] = []
+
+    def read(image: Any) -> Reading:
+        nonlocal added
+        key = hashlib.blake2b(image.tobytes(), digest_size=16).hexdigest()
+        if key not in known:
+            if not recogniser:
+                recogniser.append(load_recogniser(None, threads=threads))
+            found = recognise(image, recogniser[0])
+            known[key] = (found.boxes, found.class_id, found.confidence, found.data)
+            added += 1
+        return reading_of(Detections(*known[key]), game)
+
+    def save() -> None:
+        if added:
+            store.parent.mkdir(parents=True, exist_ok=True)
+            partial = store.with_suffix(".part")
+            partial.write_bytes(pickle.dumps(known))
+            partial.replace(store)
+
+    return read, save
+
+
 def verify_recording(
-    recording: Recording, reader_kind: str, threads: int, out: Path, seconds: float | None = None
+    recording: Recording,
+    reader_kind: str,
+    threads: int,
+    out: Path,
+    seconds: float | None = None,
+    detections: Path | None = None,
 ) -> Result:
+    """``detections``: a folder where the recogniser's detections are kept and reused (real recogniser only)."""
     from cadogan.reading import vision_reader
     from cadogan.sources import FrameSource, TimedFrame
     from cadogan.verdict import EntryKind
@@ -576,11 +642,15 @@ def verify_recording(
     record = json.loads(recording.truth.read_text())
     spec = recording.spec
     state: dict[str, int] | None = None
+    save_detections: Callable[[], None] = _nothing
     kind, noise = parse_reader(reader_kind)
     if kind in ("truth", "noisy"):
         reader, state = truth_reader(spec.game, record["visible"], record["repeat"], noise, spec.name)
     elif kind == "vision+piles":
         reader, state = truth_piles_reader(spec.game, record["visible"], record["repeat"], threads)
+    elif detections is not None:
+        store = detections / recogniser_version() / f"{recording.video.stem}.pkl"
+        reader, save_detections = stored_detections_reader(spec.game, threads, store)
     else:
         reader = vision_reader(spec.game, threads=threads)
 
@@ -595,7 +665,10 @@ def verify_recording(
 
     source = Source(str(recording.video))
     log = out / f"{spec.name}.jsonl"
-    check = check_video(source, reader, spec.game, log, out)
+    try:
+        check = check_video(source, reader, spec.game, log, out)
+    finally:
+        save_detections()
     verdict = check.verdict
     seen = [("!" if e.kind is EntryKind.ILLEGAL else "") + e.move for e in verdict.moves]
     truth: list[str] = record["steps"][: moves_within(seconds, len(record["steps"]))]
@@ -624,10 +697,11 @@ def verify_recording(
     )
 
 
-def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None]) -> Result:
-    spec, max_moves, cache, reader_kind, threads, out, refresh, seconds = args
+def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None, bool]) -> Result:
+    spec, max_moves, cache, reader_kind, threads, out, refresh, seconds, reuse = args
     recording = make_recording(spec, max_moves, Path(cache), refresh)
-    return verify_recording(recording, reader_kind, threads, Path(out), seconds)
+    detections = Path(cache) / "detections" if reuse else None
+    return verify_recording(recording, reader_kind, threads, Path(out), seconds, detections)
 
 
 def _render_job(args: tuple[Spec, int, str, bool]) -> str:
@@ -710,8 +784,16 @@ def main(argv: list[str] | None = None) -> int:
         help="onnxruntime threads per recogniser (default 1: on the shared 2-core machine a second thread costs "
         "more processor time than it saves, see BENCHMARKS.md; 0: the cores divided among the jobs)",
     )
+    parser.add_argument(
+        "--reuse-detections",
+        action="store_true",
+        help="real recogniser: keep each frame's detections in CACHE/detections and reuse them on later runs "
+        "(for work on the assembly or the tracker; the speed figures then mean nothing)",
+    )
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args(argv)
+    if args.reuse_detections and args.reader != "vision":
+        parser.error("--reuse-detections needs --reader vision (the other readers do not run the recogniser)")
     try:
         parse_reader(args.reader)
     except ValueError as error:
@@ -734,7 +816,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     out.mkdir(parents=True, exist_ok=True)
     threads = args.threads if args.threads > 0 else max(1, (os.cpu_count() or 2) // max(1, args.jobs))
-    jobs = [(s, args.moves, str(cache), args.reader, threads, str(out), args.refresh, args.seconds) for s in specs]
+    jobs = [
+        (s, args.moves, str(cache), args.reader, threads, str(out), args.refresh, args.seconds, args.reuse_detections)
+        for s in specs
+    ]
     results: list[Result] = []
     with contextlib.ExitStack() as stack:
         if args.jobs > 1:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cadogan.overlay import Label
 from cadogan.watch import Image, Reader, Reading
 from engine.cards import parse_code
+
+if TYPE_CHECKING:
+    from vision.detections import Detections
 
 
 def vision_reader(
@@ -26,7 +30,6 @@ def vision_reader(
     (BENCHMARKS.md, issue 8) and made it slower by the clock too.
     ``deck_profile``: a profile with an enrolled deck (``cadogan calibrate deck``) whose prototypes name the cards.
     """
-    from vision.assemble import assemble, to_table
     from vision.recognise import load_recogniser, recognise
 
     deck = None
@@ -37,23 +40,32 @@ def vision_reader(
     recogniser = load_recogniser(models, threads=threads, deck=deck)
 
     def read(image: Image) -> Reading:
-        detections = recognise(image, recogniser)
-        observation = assemble(detections, game)
-        seen = [card for cards in observation.piles.values() for card in cards]
-        labels = tuple(Label(card.name, (card.x - 10, card.y - 12)) for card in seen)
-        if len(seen) < min_cards:
-            return Reading(None, 0.0, labels)
-        table, _ = to_table(observation)
-        confidence = min(card.confidence for card in seen)
-        cards: dict[tuple[str, int], float] = {}
-        for pile, found in observation.piles.items():
-            if pile not in table.pile_ids:
-                continue
-            for card in found:
-                if card.name == "??":
-                    continue
-                code = parse_code(card.name)
-                cards[(pile, code)] = max(cards.get((pile, code), 0.0), float(card.confidence))
-        return Reading(table, confidence, labels, cards)
+        return reading_of(recognise(image, recogniser), game, min_cards=min_cards)
 
     return read
+
+
+def reading_of(detections: Detections, game: str, *, min_cards: int = 3) -> Reading:
+    """The recogniser's detections of one frame assembled into the game's piles: the table, its least card
+    confidence (the reading's), each card's confidence, and the labels to draw.
+
+    Fewer than ``min_cards`` cards assembled gives no table (see ``vision_reader``)."""
+    from vision.assemble import assemble, to_table
+
+    observation = assemble(detections, game)
+    seen = [card for cards in observation.piles.values() for card in cards]
+    labels = tuple(Label(card.name, (card.x - 10, card.y - 12)) for card in seen)
+    if len(seen) < min_cards:
+        return Reading(None, 0.0, labels)
+    table, _ = to_table(observation)
+    confidence = min(card.confidence for card in seen)
+    cards: dict[tuple[str, int], float] = {}
+    for pile, found in observation.piles.items():
+        if pile not in table.pile_ids:
+            continue
+        for card in found:
+            if card.name == "??":
+                continue
+            code = parse_code(card.name)
+            cards[(pile, code)] = max(cards.get((pile, code), 0.0), float(card.confidence))
+    return Reading(table, confidence, labels, cards)

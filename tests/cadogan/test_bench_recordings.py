@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -116,3 +118,37 @@ def test_the_noisy_reader_is_seeded_and_independent_per_frame() -> None:
         reads.append(frames)
     assert reads[0] == reads[1]  # the same on every run
     assert len(set(reads[0])) > 5  # but not the same in every frame
+
+
+def test_stored_detections_are_kept_and_read_back(tmp_path: Path) -> None:
+    """``--reuse-detections``: the first reader stores each frame's detections, a second reads them from the
+    store instead of the recogniser (shown by a store whose detections were emptied), a broken store is read anew."""
+    import pickle
+
+    from bench.recordings import stored_detections_reader
+    from vision.synth import RenderOptions, render_scene
+
+    piles = Table.dealt(find_game("klondike"), 5).piles_view()
+    image, _ = render_scene("klondike", piles, deck="paris", seed=5, options=RenderOptions(hand_probability=0))
+    store = tmp_path / "detections" / "rec.pkl"
+    read, save = stored_detections_reader("klondike", 1, store)
+    first = read(image)
+    assert first.table is not None
+    assert not store.exists()  # written by save(), once a recording is done
+    save()
+    kept = pickle.loads(store.read_bytes())
+    assert len(kept) == 1
+
+    again, _ = stored_detections_reader("klondike", 1, store)
+    second = again(image).table
+    assert second is not None
+    assert second.key() == first.table.key()
+
+    emptied = {key: (np.zeros((0, 4), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32), {}) for key in kept}
+    store.write_bytes(pickle.dumps(emptied))
+    from_store, _ = stored_detections_reader("klondike", 1, store)
+    assert from_store(image).table is None  # no cards: the reading came from the store, not the recogniser
+
+    store.write_bytes(b"cut short")
+    anew, _ = stored_detections_reader("klondike", 1, store)
+    assert anew(image).table is not None
