@@ -209,6 +209,12 @@ def main() -> None:
     ap.add_argument("--temperature", type=float, default=TEMPERATURE)
     ap.add_argument("--min-similarity", type=float, help="Recogniser.min_similarity (default: the shipped one)")
     ap.add_argument("--min-score", type=float, help="Recogniser.min_class_score (default: the shipped one)")
+    ap.add_argument(
+        "--sure-similarity",
+        type=float,
+        help="Recogniser.sure_similarity: a crop the classifier calls no index is kept only this similar to one of "
+        "the deck's (default: the shipped one; 0 keeps every crop, above 1 none)",
+    )
     a = ap.parse_args()
     rec = load_recogniser(a.models, threads=a.threads)
     if a.min_score is not None:
@@ -217,6 +223,8 @@ def main() -> None:
         rec = replace(rec, deck_weight=a.weight)
     if a.min_similarity is not None:
         rec = replace(rec, min_similarity=a.min_similarity)
+    if a.sure_similarity is not None:
+        rec = replace(rec, sure_similarity=a.sure_similarity)
     decks = deck_names(DeckSplit.UNSEEN) if a.deck == "all" else a.deck.split(",")
     for d in decks:
         try:
