@@ -3,10 +3,10 @@
 The tracker gets one reading per frame (an observed ``Table``, or None when hands cover the cards or
 nothing was read) with a confidence. A reader names only part of the cards in each frame, misnames a few
 and sees the odd card that is not there, so no whole reading is trusted: the readings since the table last
-moved are voted *card by card* (``Evidence``: a card's place is where most readings saw it; it counts as
+moved are voted *card by card* (``cadogan.vote.Evidence``: a card's place is where most readings saw it; it counts as
 seen there when ``seen_in`` readings agree; its confidence grows with every reading that agrees).
 
-The engine completes the vote (``_completed``): a card of the last accepted table that no reading puts
+The engine completes the vote (``completed``): a card of the last accepted table that no reading puts
 elsewhere stays where it was, and the voted table is accepted only when the engine explains it: the first
 one as a deal layout, every later one as up to ``max_moves`` legal moves from the last table. Of two
 explanations the one that needs fewer cards nobody saw wins, and one that leans on a card no reading saw
@@ -24,38 +24,41 @@ Where the reader gives each card its own confidence, a recogniser's misreads tha
 (which a vote cannot outvote) are told apart by it: a card never read with ``new_card`` confidence at a
 place where the last accepted table does not have it is left out of the vote (it may confirm a known card,
 never bring a new one), a card read at two places counts where it was read surer, and a deal that shows
-more cards than its layout only because of such cards is the correct deal. A reading whose piles are all one
-or two piles over (the reader's layout fit gone wrong) is put back by the cards the model knows. After
+more cards than its layout only because of such cards is the correct deal; a misdeal about one pile rests on
+that pile's cards, once every card of the deal is seen by ``votes`` readings. A reading whose piles are all one
+or two piles over (the reader's layout fit gone wrong), or with one column read in the empty column next to it,
+is put back by the cards the model knows. When no legal move explains the vote, the vote in which a card the
+model does not have anywhere counts only if read with ``sure_card`` confidence is searched for a mistake, and
+after ``patience`` readings for moves too (a misread repeated in every frame hides the change). After
 ``relearn_after`` still tables in a row that no move explains, the tracker takes the table in view as the
 game under way (``LOST``: nothing before it is checked, nobody accused). An accusation never rests on a
-card, or an empty pile, that the readings did not see as the model has it, on a reading with fewer known
-cards in place than moved, nor, in a game taken up midway, on a foundation (what lies under its top card
-is a guess).
+card, or an empty pile, that the readings did not see as the model has it, on a pile where the readings saw
+a card the change does not put there, on a reading with fewer known cards in place than moved, nor, in a game
+taken up midway, on a foundation (what lies under its top card is a guess).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial as bind
 from typing import TypeVar, cast
 
+from cadogan.vote import CardConfidences as CardConfidences
+from cadogan.vote import Evidence as Evidence
+from cadogan.vote import cards_seen_on, completed, face_up, in_sight, realigned, voted
 from engine.cards import CARDS, UNKNOWN
 from engine.moves import Move
 from engine.reference import reference_is_legal
 from engine.rules import Role
-from engine.status import problems
+from engine.status import Problem, problems
 from engine.table import Outcome, Stage, Table
 from engine.verify import Explanation, agrees, explain, reveal, table_after, why_illegal
 
 T = TypeVar("T")
-
-CardConfidences = Mapping[tuple[str, int], float]
-"""A reading's confidence in each card it names: (pile, card code) -> confidence (0-1). A card not listed has
-the reading's own confidence."""
 
 
 LOST = "I lost track of the game: I follow it from here"
@@ -86,126 +89,6 @@ class Event:
     """With a still table: per pile, the confidence of each card the table lists there (in its order): how
     sure the readings of this still table are that the card is there (0 for an unknown card, and for a card
     the tracker keeps where it was that no reading of it saw, the confidence it had when last seen)."""
-
-
-class Evidence:
-    """The card-by-card vote over readings of one still table."""
-
-    def __init__(
-        self,
-        readings: list[tuple[Table, float]],
-        cards: Sequence[CardConfidences | None] | None = None,
-        *,
-        floor: float = 0.0,
-        known: frozenset[tuple[int, str]] = frozenset(),
-    ) -> None:
-        """``floor``: a card the reader names with its own confidence (``cards``) is left out of the vote at a
-        place where no reading named it with at least this confidence, unless it is ``known`` there (the
-        last accepted table has it there): a recogniser's misreads repeat from frame to frame, so a vote
-        cannot outvote them, but they are read unsure every time (measured on recordings: of the cards read
-        in at least half the readings of a still table and never at 0.5 or above, more than half were not
-        there). A doubtful reading may confirm what the engine already knows, not bring something new."""
-        self.n = len(readings)
-        self.game = readings[0][0].game
-        self.pile_ids = readings[0][0].pile_ids
-        self.seen: dict[int, Counter[str]] = {}
-        """card -> pile -> readings that saw it there."""
-        self._conf: dict[tuple[int, str], list[float]] = {}
-        self._card_conf: dict[tuple[int, str], list[float]] = {}
-        """The same with each card's own confidence where the reading gave one."""
-        self._rank: dict[tuple[int, str], list[float]] = {}
-        self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
-        """Per pile, how many face-up cards each reading named there (those left in the vote)."""
-        self.raw_sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
-        """The same counting every card named, doubtful ones too (a pile is read short only if no card at all
-        was read there)."""
-        self.downs: dict[str, Counter[tuple[int, ...]]] = {p: Counter() for p in self.pile_ids}
-        self.confidences = [conf for _, conf in readings]
-        self.tops: Counter[tuple[int, str]] = Counter()
-        """(card, pile) -> readings in which the card was the pile's top card."""
-        owns = [cards[r] if cards is not None and r < len(cards) else None for r in range(self.n)]
-        self.per_card = any(own is not None for own in owns)
-        """Did the reader give cards their own confidences (else a doubtful card cannot be told apart)?"""
-        best: dict[tuple[int, str], float] = {}
-        for (table, conf), own in zip(readings, owns, strict=True):
-            if own is None:
-                continue  # a reader that gives no card its own confidence: nothing to tell doubtful cards by
-            for pile in self.pile_ids:
-                for card in _up(table, pile):
-                    if card != UNKNOWN:
-                        best[(card, pile)] = max(best.get((card, pile), 0.0), own.get((pile, card), conf))
-        self.doubtful = frozenset(key for key, sure in best.items() if sure < floor and key not in known)
-        """(card, pile) left out of the vote: never read there with ``floor`` confidence, not known there."""
-        self.doubtful_support: Counter[tuple[int, str]] = Counter()
-        """Readings that named a doubtful card at the place (the deal's layout may still call for a card there)."""
-        for r, (table, conf) in enumerate(readings):
-            own = owns[r]
-            for pile in self.pile_ids:
-                codes = table.codes(pile)
-                down = table.face_down_count(pile)
-                self.downs[pile][codes[:down]] += 1
-                named = [c for c in codes[down:] if c != UNKNOWN]
-                self.raw_sizes[pile].append(len(named))
-                up = [c for c in named if own is None or (c, pile) not in self.doubtful]
-                self.doubtful_support.update((c, pile) for c in dict.fromkeys(named) if (c, pile) in self.doubtful)
-                self.sizes[pile].append(len(up))
-                if up:
-                    self.tops[(up[-1], pile)] += 1
-                for k, card in enumerate(dict.fromkeys(up)):
-                    self.seen.setdefault(card, Counter())[pile] += 1
-                    self._conf.setdefault((card, pile), []).append(conf)
-                    mine = conf if own is None else own.get((pile, card), conf)
-                    self._card_conf.setdefault((card, pile), []).append(mine)
-                    self._rank.setdefault((card, pile), []).append(k / max(1, len(up) - 1) if len(up) > 1 else 1.0)
-
-    def support(self, card: int, pile: str) -> int:
-        return self.seen.get(card, Counter())[pile]
-
-    def place(self, card: int) -> tuple[str, int] | None:
-        """Where the readings saw ``card``, each reading counting with the card's own confidence, and how many
-        readings saw it there (None when never seen, or a tie): a card read sure in one pile and unsure in
-        another, as often, is where it was read sure (a misread repeats in every frame, at low confidence)."""
-        counts = self.seen.get(card)
-        if not counts:
-            return None
-        weight = {pile: round(sum(self._card_conf[(card, pile)]), 6) for pile in counts}
-        ranked = sorted(counts, key=lambda pile: weight[pile], reverse=True)[:2]
-        if len(ranked) > 1 and weight[ranked[1]] == weight[ranked[0]]:
-            return None
-        return ranked[0], counts[ranked[0]]
-
-    def confidence(self, card: int, pile: str) -> float:
-        """The card at ``pile``: the surest reading counts fully, each other agreeing reading half (readings of
-        one still table are not independent), scaled down by the readings that saw the card elsewhere. Each
-        reading counts with its least sure card: an accusation must not rest on a reading that was unsure of
-        any card (measured: with each card's own confidence, a real illegal move and a repeating misread look
-        alike; see ``card_confidence``)."""
-        return self._combined(card, pile, self._conf)
-
-    def card_confidence(self, card: int, pile: str) -> float:
-        """As ``confidence``, from the card's own confidence in each reading (where the reader gave one)."""
-        return self._combined(card, pile, self._card_conf)
-
-    def best_card(self, card: int, pile: str) -> float:
-        """The card's own highest confidence in any reading that saw it at ``pile`` (0 if none did)."""
-        return max(self._card_conf.get((card, pile), [0.0]))
-
-    def _combined(self, card: int, pile: str, source: dict[tuple[int, str], list[float]]) -> float:
-        confs = sorted(source.get((card, pile), []), reverse=True)
-        if not confs:
-            return 0.0
-        doubt = (1.0 - confs[0]) * math.prod(math.sqrt(max(0.0, 1.0 - c)) for c in confs[1:])
-        here = len(confs)
-        total = sum(self.seen[card].values())
-        return (1.0 - doubt) * here / total
-
-    def rank(self, card: int, pile: str) -> float:
-        """Mean relative height of ``card`` in ``pile`` over the readings (0 bottom, 1 top)."""
-        ranks = self._rank.get((card, pile), [1.0])
-        return sum(ranks) / len(ranks)
-
-    def down(self, pile: str) -> tuple[int, ...]:
-        return self.downs[pile].most_common(1)[0][0]
 
 
 @dataclass
@@ -267,6 +150,13 @@ class Tracker:
     _slow: dict[tuple[str, tuple[object, ...]], object] = field(default_factory=dict)
     """Searches for illegal moves already made for a seen table (cleared, like ``_cache``, when the model
     changes): a table nobody can explain is otherwise searched again at every reading."""
+    sure_tries: bool = True
+    """When no legal move explains the vote, look for a mistake also in the vote in which a card the model does
+    not have anywhere counts only if read with ``sure_card`` confidence (a misread repeated in every frame at
+    0.5-0.7, such as a court card's picture read as another card, hides it; measured on c-illegal-2)."""
+    sure_legal: bool = True
+    """After ``patience`` readings that no legal move explains, explain the vote in which a card the model does not
+    have anywhere counts only if read with ``sure_card`` confidence (see ``sure_tries``)."""
     relearn_after: int = 2
     """Still tables in a row that no move explains, each read ``patience`` times, after which the tracker
     takes the table in view as the game under way (``LOST``): one misread table taken into the model (a
@@ -298,7 +188,7 @@ class Tracker:
             return []
         self._latest = reading.key()
         if self.model is not None and self.partial and not self.replaying:  # a camera's reading, not a logged table
-            reading, cards = _realigned(self.model, reading, cards, self.partial)
+            reading, cards = realigned(self.model, reading, cards, self.partial)
         self._recent.append((reading, confidence))
         self._recent_cards.append(cards)
         while len(self._recent) > self.window:
@@ -323,7 +213,7 @@ class Tracker:
         model = self.model
         if model is None:
             return frozenset()
-        return frozenset((card, pile) for pile in model.pile_ids for card in _visible(model, pile, self.partial))
+        return frozenset((card, pile) for pile in model.pile_ids for card in in_sight(model, pile, self.partial))
 
     def still_key(self) -> tuple[object, ...] | None:
         """The key of the newest reading while the tracker is settled on the still table it shows (the
@@ -368,8 +258,10 @@ class Tracker:
         # a pile short of the deal's layout is filled with doubtful cards only if this may be the deal (one
         # that went by unread leaves no layout to go by)
         shape = _deal_shape(evidence) if self.partial else None
-        seen = _voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
-        if any(not min(evidence.sizes[p]) <= len(_up(seen, p)) <= max(evidence.raw_sizes[p]) for p in seen.pile_ids):
+        seen = voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
+        if any(
+            not min(evidence.sizes[p]) <= len(face_up(seen, p)) <= max(evidence.raw_sizes[p]) for p in seen.pile_ids
+        ):
             # more cards voted into a pile than any reading showed there, or fewer than every reading showed:
             # misreads that disagree, not yet a table
             if not self._impatient:
@@ -377,7 +269,8 @@ class Tracker:
             return [Event(EventKind.UNCLEAR, t, "I cannot read the deal clearly: please hold still", confidence=0.0)]
         if self.partial:
             model, notes = _deal_from_sighting(seen)
-            found = [*notes, *((None, p.message) for p in problems(model))]
+            # a problem of one pile (its card count) rests on that pile's cards, not on every card of the table
+            found = [*notes, *((_one_pile(p), p.message) for p in problems(model))]
         else:
             model = seen.copy()
             model.stage = Stage.DEAL
@@ -389,7 +282,7 @@ class Tracker:
             if trimmed is not None:  # the deal's layout, once the unsure cards too many are left out
                 seen = trimmed
                 model, found = _deal_from_sighting(seen)
-        stray = any(card not in _up(seen, pile) for pile in seen.pile_ids for card in _cards_seen_on(evidence, pile))
+        stray = any(card not in face_up(seen, pile) for pile in seen.pile_ids for card in cards_seen_on(evidence, pile))
         if stray and self.check_deal and not self._impatient:
             return []  # a card some reading saw where the vote puts none: it may be a misdeal, read on
         sure = 1.0
@@ -431,7 +324,7 @@ class Tracker:
         shape = _deal_shape(evidence)
         piles: list[list[int]] = []
         for pile in seen.pile_ids:
-            up = list(_up(seen, pile))
+            up = list(face_up(seen, pile))
             want = shape.get(pile, len(up))
             if len(up) > want:
                 ranked = sorted(
@@ -448,14 +341,18 @@ class Tracker:
     def _misdeal_confidence(self, evidence: Evidence, seen: Table, found: list[tuple[str | None, str]]) -> float:
         """How sure the readings are of every problem found: a pile that shows too many cards, by those cards'
         confidence (each seen by ``votes`` readings); a pile that shows too few, by the readings that all
-        showed it short; any other problem, by every card of the table."""
+        showed it short; any other problem, by every card of the table. Every card of the table must be seen
+        by ``votes`` readings (a misdeal is said of the deal as read, and a card few readings saw may be a
+        misread that makes the rest of the game unexplained)."""
+        if any(evidence.support(c, p) < self.votes for p in seen.pile_ids for c in face_up(seen, p) if c != UNKNOWN):
+            return 0.0
         sure = 1.0
         for pile, _ in found:
             if pile is None:
-                cards = [(c, p) for p in seen.pile_ids for c in _up(seen, p) if c != UNKNOWN]
+                cards = [(c, p) for p in seen.pile_ids for c in face_up(seen, p) if c != UNKNOWN]
             else:
                 want = _deal_shape(evidence)[pile]
-                cards = [(c, pile) for c in _up(seen, pile) if c != UNKNOWN]
+                cards = [(c, pile) for c in face_up(seen, pile) if c != UNKNOWN]
                 if len(cards) < want:
                     sizes = zip(evidence.raw_sizes[pile], evidence.confidences, strict=True)
                     short = [c for size, c in sizes if size < want]
@@ -482,6 +379,10 @@ class Tracker:
         model = self.model
         assert model is not None
         tries, legal = self._legal(model, evidence)
+        if not legal and self._impatient and evidence.per_card and self.sure_legal:
+            # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
+            # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
+            legal = self._legal(model, self._strict())[1]
         moving = [item for item in legal if item[3].moves]
         if moving:
             _, _, seen, explanation = min(moving, key=lambda item: (item[0], item[1]))
@@ -503,6 +404,19 @@ class Tracker:
             return []
         return self._mistake(t, evidence, tries)
 
+    def _strict(self) -> Evidence:
+        """The vote in which a card the model does not have anywhere counts only if read with ``sure_card``
+        confidence (a misread repeated in every frame is read below it: a court card read as another)."""
+        assert self.model is not None
+        return Evidence(
+            list(self._recent),
+            list(self._recent_cards),
+            floor=self.new_card,
+            known=self._known_places(),
+            new_floor=self.sure_card,
+            model_cards=frozenset(code for pile in self.model.pile_ids for code in self.model.codes(pile)),
+        )
+
     def _legal(
         self, model: Table, evidence: Evidence
     ) -> tuple[dict[tuple[object, ...], tuple[Table, int]], list[tuple[int, int, Table, Explanation]]]:
@@ -511,7 +425,7 @@ class Tracker:
         need = self._need
         tries: dict[tuple[object, ...], tuple[Table, int]] = {}
         for strong, drop, fanned in ((0, 0, 1), (1, 0, 1), (0, 1, 1), (0, 0, 0), (0, 1, 0)):
-            seen, unseen = _completed(
+            seen, unseen = completed(
                 model,
                 evidence,
                 self.votes if strong else need,
@@ -539,6 +453,12 @@ class Tracker:
         the previous look), else wait, and after ``patience`` readings ask the player to hold still."""
         model = self.model
         assert model is not None
+        if evidence.per_card and self.sure_tries:
+            # last, the tables without the cards the model does not know that no reading named with ``sure_card``
+            strict = self._strict()
+            for drop in (0, 1):
+                seen, unseen = completed(model, strict, self._need, drop_unseen=bool(drop), partial=self.partial)
+                tries = {**tries, seen.key(): tries.get(seen.key(), (seen, unseen))}
         found: tuple[Table, Table, str, str, tuple[str, ...]] | None = None
         blind: tuple[Table, Table, str, str, tuple[str, ...]] | None = None
         for seen, _ in tries.values():  # the tables that use the most of the readings first
@@ -583,19 +503,21 @@ class Tracker:
                 return self._restart(t, evidence)
             return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
         seen, after, reason, notation, sentences = found
-        touched = [p for p in model.pile_ids if _up(model, p) != _up(after, p)]
-        places = {card: p for p in model.pile_ids for card in _up(model, p) if card != UNKNOWN}
-        moved = [card for p in after.pile_ids for card in _up(after, p) if places.get(card, p) != p]
+        touched = [p for p in model.pile_ids if face_up(model, p) != face_up(after, p)]
+        places = {card: p for p in model.pile_ids for card in face_up(model, p) if card != UNKNOWN}
+        moved = [card for p in after.pile_ids for card in face_up(after, p) if places.get(card, p) != p]
         if any(card not in self._confirmed for card in moved):
             sure_cap = 0.0  # the model had this card there on weak evidence: no accusation can rest on it
-        if any(not _up(model, p) and p not in self._seen_empty for p in touched):
+        if any(not face_up(model, p) and p not in self._seen_empty for p in touched):
             sure_cap = 0.0  # nor on a pile the model has empty that was never read empty
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
             sure_cap = 0.0
+        if _others_seen(reveal(after, seen, self.partial)[0], touched, evidence, self.seen_in):
+            sure_cap = 0.0  # nor on a pile where the readings saw a card the model lost
         anchored = sum(
             1
             for p in model.pile_ids
-            for card in _visible(model, p, self.partial)
+            for card in in_sight(model, p, self.partial)
             if card in self._confirmed and card not in moved and evidence.support(card, p) >= self.votes
         )
         if anchored < max(2, len(moved)):
@@ -633,7 +555,7 @@ class Tracker:
 
     def _restart(self, t: float, evidence: Evidence) -> list[Event]:
         """Take the table in view as the game under way (``LOST``): accuse nobody of what came before."""
-        seen = _voted(evidence, self._need)
+        seen = voted(evidence, self._need)
         if not _possible(seen):
             return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
         model = _start_from_sighting(seen) if self.partial else seen.copy()
@@ -709,23 +631,23 @@ class Tracker:
         only doubtfully: it must not back an accusation)."""
         assert self.model is not None
         for pile in self.model.pile_ids:
-            for card in _up(self.model, pile):
+            for card in face_up(self.model, pile):
                 if card == UNKNOWN or evidence.support(card, pile) < min(self.seen_in, self.votes):
                     continue
                 if evidence.best_card(card, pile) >= self.new_card:
                     self._confirmed.add(card)
             empty = sum(1 for size in evidence.raw_sizes[pile] if size == 0)
-            if not _up(self.model, pile) and empty >= max(min(self.seen_in, self.votes), evidence.n - 1):
+            if not face_up(self.model, pile) and empty >= max(min(self.seen_in, self.votes), evidence.n - 1):
                 self._seen_empty.add(pile)  # all but one reading: a card missed often leaves a pile read empty
 
     def _moved(self, model: Table, after: Table) -> None:
         """Forget the confirmation of cards the change moves (``_confirm`` gives it back where seen)."""
-        places = {card: p for p in model.pile_ids for card in _up(model, p) if card != UNKNOWN}
+        places = {card: p for p in model.pile_ids for card in face_up(model, p) if card != UNKNOWN}
         for pile in after.pile_ids:
-            for card in _up(after, pile):
+            for card in face_up(after, pile):
                 if places.get(card, pile) != pile:
                     self._confirmed.discard(card)
-            if _up(model, pile) != _up(after, pile):
+            if face_up(model, pile) != face_up(after, pile):
                 self._seen_empty.discard(pile)
 
     def _accept(self, t: float, evidence: Evidence, seen: Table, explanation: Explanation) -> list[Event]:
@@ -758,99 +680,17 @@ class Tracker:
         return events
 
 
-def _up(table: Table, pile: str) -> tuple[int, ...]:
-    return table.codes(pile)[table.face_down_count(pile) :]
-
-
 def _view(model: Table, partial: bool) -> Table:
     """The model as a reading of it would be at best: in ``partial`` readings, face-up cards only."""
     if not partial:
         return model.copy()
-    piles = [list(_up(model, p)) for p in model.pile_ids]
+    piles = [list(face_up(model, p)) for p in model.pile_ids]
     return Table(model.game, piles, [0] * len(piles), stage=model.stage)
 
 
-def _realigned(
-    model: Table, reading: Table, cards: CardConfidences | None, partial: bool
-) -> tuple[Table, CardConfidences | None]:
-    """``reading`` with its piles put back where they belong when the reader put the whole table one or two
-    piles over (a layout fit gone wrong: every card of a row read one column to the right): the shift of
-    the pile order that puts at least ``3`` more of the cards the model shows back where the model has them
-    than the reading as it is, and twice as many; cards it would move into a pile of another kind are left
-    out. Otherwise ``reading`` as it is. A legal move changes two or three piles, never the whole table."""
-    ids = list(model.pile_ids)
-    known = {card: pile for pile in ids for card in _visible(model, pile, partial)}
-    read = [(pile, card) for pile in ids for card in _up(reading, pile) if card in known]
-
-    def mapped(pile: str, shift: int) -> str | None:
-        k = ids.index(pile) - shift
-        if not 0 <= k < len(ids) or model.game.pile(ids[k]).role is not model.game.pile(pile).role:
-            return None
-        return ids[k]
-
-    def hits(shift: int) -> int:
-        return sum(1 for pile, card in read if mapped(pile, shift) == known[card])
-
-    here = hits(0)
-    shift = max((-2, -1, 1, 2), key=hits)
-    if hits(shift) < max(3, 2 * here, here + 3):
-        return reading, cards
-    piles: dict[str, list[int]] = {pile: [] for pile in ids}
-    moved: dict[tuple[str, int], float] = {}
-    for pile in ids:
-        target = mapped(pile, shift)
-        if target is None:
-            continue
-        piles[target] = list(_up(reading, pile))
-        if cards is not None:
-            moved.update({(target, card): conf for (where, card), conf in cards.items() if where == pile})
-    table = Table(model.game, [piles[p] for p in ids], [0] * len(ids), passes=reading.passes, stage=reading.stage)
-    return table, (moved if cards is not None else None)
-
-
-def _voted(evidence: Evidence, need: int, shape: dict[str, int] | None = None, doubtful: bool = False) -> Table:
-    """The readings voted card by card: each card where most readings saw it, if ``need`` of them did, in the
-    order the readings show; but no card of a pile where the cards that fall short were read as often (a
-    card read as 7H twice, 7D once and 7C once is none of them). With a ``shape`` (face-up cards per pile, of
-    the deal), a pile short of it is
-    filled with the cards fewer readings saw there, and with ``doubtful``, then with doubtful cards."""
-    piles: dict[str, list[int]] = {p: [] for p in evidence.pile_ids}
-    weak: dict[str, list[tuple[int, int]]] = {p: [] for p in evidence.pile_ids}
-    for card in evidence.seen:
-        place = evidence.place(card)
-        if place is None:
-            continue
-        pile, count = place
-        if count >= need:
-            piles[pile].append(card)
-        else:
-            weak[pile].append((count, card))
-    for pile, cards in piles.items():  # a pile whose cards are not clearly read more often than others
-        rivals = sum(count for count, _ in weak[pile])
-        if any(evidence.support(card, pile) <= rivals for card in cards):
-            weak[pile] += [(evidence.support(card, pile), card) for card in cards]
-            cards.clear()
-    if shape is not None:
-        for pile, want in shape.items():
-            extra = sorted(weak[pile], reverse=True)[: max(0, want - len(piles[pile]))]
-            piles[pile] += [card for _, card in extra]
-        # still short: the deal's layout says a card lies there, and a doubtful reading is the best guess at it
-        # (it is never enough to show a misdeal: see ``Tracker._misdeal_confidence``)
-        taken = {card for cards in piles.values() for card in cards}
-        fill = sorted(evidence.doubtful_support.items(), key=lambda item: -item[1]) if doubtful else []
-        for (card, pile), count in fill:
-            if card not in taken and len(piles[pile]) < shape.get(pile, 0) and count >= need:
-                piles[pile].append(card)
-                taken.add(card)
-    ordered = [_by_rank(evidence, p, piles[p]) for p in evidence.pile_ids]
-    downs = [evidence.down(p) for p in evidence.pile_ids]
-    return Table(
-        evidence.game, [list(down) + up for down, up in zip(downs, ordered, strict=True)], [len(d) for d in downs]
-    )
-
-
-def _by_rank(evidence: Evidence, pile: str, cards: list[int]) -> list[int]:
-    return sorted(cards, key=lambda card: evidence.rank(card, pile))
+def _one_pile(problem: Problem) -> str | None:
+    """The pile a problem of the deal is about, if only one (else None: it rests on every card)."""
+    return problem.piles[0] if len(problem.piles) == 1 else None
 
 
 def _deal_shape(evidence: Evidence) -> dict[str, int]:
@@ -860,58 +700,6 @@ def _deal_shape(evidence: Evidence) -> dict[str, int]:
     for pile, (_, up) in game.deal_sizes().items():
         shape[pile] = up if game.pile(pile).role is Role.TABLEAU else min(up, 1)
     return shape
-
-
-def _completed(
-    model: Table, evidence: Evidence, need: int, *, drop_unseen: bool, partial: bool, fanned: bool = True
-) -> tuple[Table, int]:
-    """What the readings show, completed by the engine's knowledge: a face-up card of the model stays where it
-        was unless ``need`` readings (and more than saw it there) put it elsewhere; a card the model does not show
-        is placed where ``need`` readings saw it, on top of what stays. With ``drop_unseen``, a card of the model
-        no reading saw is left out. In ``partial`` readings, a face-up card the model does not know is left out
-    too. Returns the table and the number of cards the model shows that it leaves out though no reading put
-    them anywhere (cards that vanished unseen)."""
-    placed: dict[int, str] = {}
-    for card in evidence.seen:
-        place = evidence.place(card)
-        if place is not None and place[1] >= need:
-            placed[card] = place[0]
-    unseen = 0
-    piles: list[list[int]] = []
-    downs: list[int] = []
-    for pile in model.pile_ids:
-        kept = []
-        for card in _up(model, pile):
-            if placed.get(card, pile) != pile or (partial and card == UNKNOWN):
-                continue  # seen elsewhere; or a face-up card never read, which a camera reading cannot list
-            if card != UNKNOWN and evidence.support(card, pile) == 0 and drop_unseen:
-                continue
-            kept.append(card)
-        kept += _by_rank(evidence, pile, [card for card, where in placed.items() if where == pile and card not in kept])
-        if partial and model.game.pile(pile).role is not Role.TABLEAU:
-            # A packet shows its top card (a fanned waste a few more, which the model may not know yet): the
-            # cards the readings saw there in their order (``fanned``) or only the one they put highest; the
-            # model's top card when no reading saw any card there.
-            shown = [
-                card
-                for card in kept
-                if card != UNKNOWN and evidence.support(card, pile) >= (1 if card == kept[-1] else need)
-            ]
-            shown = sorted(shown, key=lambda card: evidence.rank(card, pile))
-            kept = (shown if fanned else shown[-1:]) if shown else kept[-1:]
-        unseen += sum(1 for card in _visible(model, pile, partial) if card not in kept and card not in placed)
-        down = evidence.down(pile)
-        piles.append([*down, *kept])
-        downs.append(len(down))
-    return Table(model.game, piles, downs, stage=model.stage), unseen
-
-
-def _visible(model: Table, pile: str, partial: bool) -> list[int]:
-    """The known cards of ``pile`` a reading can see (of a squared packet in ``partial`` readings, the top)."""
-    up = _up(model, pile)
-    if partial and model.game.pile(pile).role is not Role.TABLEAU:
-        up = up[-1:]
-    return [card for card in up if card != UNKNOWN]
 
 
 def _moves_event(t: float, start: Table, moves: tuple[Move, ...], confidence: float) -> Event:
@@ -982,8 +770,8 @@ def _new_tops_unsure(model: Table, after: Table, evidence: Evidence, votes: int)
     """A pile's top card changes, and fewer than ``votes`` readings saw the new one on top (a card over it
     that every reading so far missed would make it the wrong top)."""
     for pile in after.pile_ids:
-        top = _up(after, pile)[-1:]
-        if top and top != _up(model, pile)[-1:] and top[0] != UNKNOWN and evidence.tops[(top[0], pile)] < votes:
+        top = face_up(after, pile)[-1:]
+        if top and top != face_up(model, pile)[-1:] and top[0] != UNKNOWN and evidence.tops[(top[0], pile)] < votes:
             return True
     return False
 
@@ -993,23 +781,32 @@ def _doubtful(model: Table, after: Table, evidence: Evidence, partial: bool) -> 
     went out of sight though a reading saw it elsewhere, or a card that stays in sight, unseen, on a pile
     where the readings saw another card?"""
     for pile in model.pile_ids:
-        shown = _visible(after, pile, partial)
-        for card in _visible(model, pile, partial):
+        shown = in_sight(after, pile, partial)
+        for card in in_sight(model, pile, partial):
             if card in shown or evidence.support(card, pile) > 0:
                 continue
-            if any(card in _visible(after, other, partial) for other in after.pile_ids):
+            if any(card in in_sight(after, other, partial) for other in after.pile_ids):
                 continue  # moved somewhere in sight: that place is checked below
             if sum(evidence.seen.get(card, {}).values()) > 0:
                 return True
-        others = set(_cards_seen_on(evidence, pile)) - set(shown)
+        others = set(cards_seen_on(evidence, pile)) - set(shown)
         if others and any(evidence.support(card, pile) == 0 for card in shown):
             return True
     return False
 
 
-def _cards_seen_on(evidence: Evidence, pile: str) -> list[int]:
-    """The cards some reading saw on ``pile``."""
-    return [card for card, counts in evidence.seen.items() if counts[pile] > 0]
+def _others_seen(after: Table, piles: list[str], evidence: Evidence, need: int) -> bool:
+    """Did ``need`` readings see a card on one of ``piles`` (the piles a mistake changed) that ``after`` does not
+    have there? Then the mistake may rest on a card the model lost (a column taken up empty whose card most
+    readings missed), not on the player's move. A pile with a face-up card the model does not know is not
+    judged."""
+    for pile in piles:
+        there = face_up(after, pile)
+        if UNKNOWN in there:
+            continue
+        if any(card not in there and evidence.support(card, pile) >= need for card in cards_seen_on(evidence, pile)):
+            return True
+    return False
 
 
 def _piles_confirmed(table: Table, piles: list[str], evidence: Evidence, votes: int, partial: bool) -> float:
@@ -1018,7 +815,7 @@ def _piles_confirmed(table: Table, piles: list[str], evidence: Evidence, votes: 
     ``votes`` readings; else 0. A card kept from the last table but not seen cannot back an accusation."""
     sure = 1.0
     for pile in piles:
-        up = _up(table, pile)
+        up = face_up(table, pile)
         if partial and table.game.pile(pile).role is not Role.TABLEAU:
             up = up[-1:]
         if not up and sum(1 for size in evidence.raw_sizes[pile] if size == 0) < votes:
@@ -1033,10 +830,10 @@ def _piles_confirmed(table: Table, piles: list[str], evidence: Evidence, votes: 
 def _change_confidence(model: Table, after: Table, evidence: Evidence, votes: int) -> float:
     """How sure the readings are of a change: the least confidence of the cards that are somewhere new (each
     must be seen there by ``votes`` readings, else 0)."""
-    before = {(card, p) for p in model.pile_ids for card in _up(model, p)}
+    before = {(card, p) for p in model.pile_ids for card in face_up(model, p)}
     sure = 1.0
     for pile in after.pile_ids:
-        for card in _up(after, pile):
+        for card in face_up(after, pile):
             if card == UNKNOWN or (card, pile) in before:
                 continue
             if evidence.support(card, pile) < votes:

@@ -6,17 +6,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from cadogan.tracker import (
-    LOST,
-    CardConfidences,
-    Event,
-    EventKind,
-    Evidence,
-    Tracker,
-    _realigned,
-    _start_from_sighting,
-)
+from cadogan.tracker import LOST, Event, EventKind, Tracker, _start_from_sighting
 from cadogan.verdict import EntryKind, from_events
+from cadogan.vote import CardConfidences, Evidence, realigned
 from engine.cards import CARDS, parse_code
 from engine.games import find_game
 from engine.moves import Move
@@ -186,14 +178,14 @@ def test_a_reading_with_every_column_one_pile_over_is_put_back() -> None:
     observe(tracker, [(deal, confidences(deal))] * 6)
     assert tracker.model is not None
     over = shifted(deal, 1)
-    table, own = _realigned(tracker.model, over, confidences(over), partial=True)
+    table, own = realigned(tracker.model, over, confidences(over), partial=True)
     assert [table.codes(p) for p in table.pile_ids if p != "t7"] == [deal.codes(p) for p in deal.pile_ids if p != "t7"]
     assert own is not None
     assert own[("t1", deal.codes("t1")[-1])] == 0.9
     events = observe(tracker, [None, *[(over, confidences(over))] * 8], start=1.0)
     assert events == []  # the same table, read one column over: nothing moved, nothing unclear
     moved = make_table("klondike", {"t1": "KS", "t2": "QH"})  # two piles changed: a move, not a misplaced row
-    assert _realigned(tracker.model, moved, None, partial=True)[0] is moved
+    assert realigned(tracker.model, moved, None, partial=True)[0] is moved
 
 
 def test_no_accusation_rests_on_a_column_taken_up_empty_that_was_never_read_empty() -> None:
@@ -274,3 +266,124 @@ def test_a_game_taken_up_midway_makes_no_accusation_about_a_foundation_whose_bas
     events = observe(tracker, frames)
     assert LOST in [e.text for e in events]
     assert EventKind.ILLEGAL not in kinds(events)
+
+
+# ---------------------------------------------------------------- the deal: a misdeal rests on the piles it names
+
+
+def misdealt() -> tuple[Table, Table, int]:
+    """A Klondike deal as the camera reads it, the same with one more card face up on column 2, and that card."""
+    deal = camera_view(Table.dealt(find_game("klondike"), 3))
+    piles = [list(deal.codes(p)) for p in deal.pile_ids]
+    seen = {c for p in piles for c in p}
+    extra = next(code for code in range(52) if code not in seen)
+    piles[deal.pile_ids.index("t2")].insert(0, extra)
+    return deal, Table(deal.game, piles, [0] * len(piles)), extra
+
+
+def misdeal_texts(events: list[Event]) -> list[str]:
+    return [e.text for e in events if e.kind is EventKind.MISDEAL]
+
+
+def test_a_misdeal_read_sure_is_announced_though_a_card_of_another_pile_is_read_unsure_in_every_frame() -> None:
+    _, table, _ = misdealt()
+    seventh = str(CARDS[table.codes("t7")[-1]])  # a court card's picture, say: read at 0.55 every time
+    events = observe(Tracker(partial=True), [(table, confidences(table, sure=0.85, **{seventh: 0.55}))] * 6)
+    texts = misdeal_texts(events)
+    assert texts
+    assert "column 2 shows 2 face-up cards, the deal shows 1" in texts[0]
+
+
+def test_a_misdeal_waits_until_every_card_of_the_deal_is_seen_by_enough_readings() -> None:
+    deal, table, _ = misdealt()
+    # column 7's card misread once, then missed twice, then read right: the deal taken at the third reading
+    # would hold the misread (the layout says a card lies there), and the game could not be followed after it
+    wrong = next(code for code in range(52) if code not in {c for p in table.pile_ids for c in table.codes(p)})
+    piles = {p: list(table.codes(p)) for p in table.pile_ids}
+    misread = Table(table.game, [[wrong] if p == "t7" else piles[p] for p in table.pile_ids], [0] * len(piles))
+    missed = Table(table.game, [[] if p == "t7" else piles[p] for p in table.pile_ids], [0] * len(piles))
+    frames: list[tuple[Table, CardConfidences] | None] = [
+        (misread, confidences(misread)),
+        (missed, confidences(missed)),
+        (missed, confidences(missed)),
+        *[(table, confidences(table))] * 4,
+    ]
+    tracker = Tracker(partial=True)
+    events = observe(tracker, frames)
+    assert misdeal_texts(events)
+    assert tracker.model is not None
+    assert camera_view(tracker.model).codes("t7") == deal.codes("t7")
+
+
+def test_a_correct_deal_with_one_card_read_unsure_in_every_frame_is_no_misdeal() -> None:
+    deal, _, _ = misdealt()
+    seventh = str(CARDS[deal.codes("t7")[-1]])
+    events = observe(Tracker(partial=True), [(deal, confidences(deal, sure=0.85, **{seventh: 0.55}))] * 6)
+    assert kinds(events) == [EventKind.STILL]
+
+
+def test_no_accusation_about_a_pile_where_the_readings_saw_a_card_the_model_does_not_have() -> None:
+    start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
+    taken = make_table("klondike", {"t1": "3D", "t2": "QH", "t3": "9C", "t4": "KS", "t5": "JD"})
+    # the 3 of diamonds onto the 4 of spades in column 7, which every reading of the table taken up missed:
+    # the model has column 7 empty ("only a king may fill it"), but two readings now see the 4 there
+    played = make_table("klondike", {"t2": "QH", "t3": "9C", "t4": "KS", "t5": "JD", "t7": "3D"})
+    seen = make_table("klondike", {"t2": "QH", "t3": "9C", "t4": "KS", "t5": "JD", "t7": "4S 3D"})
+    tracker = Tracker(partial=True, check_deal=False)
+    frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
+    for _ in range(2):
+        frames += [None, *[(taken, confidences(taken))] * 8]
+    frames += [None, *([(seen, confidences(seen)), (played, confidences(played))] * 2)]
+    frames += [(played, confidences(played))] * 4
+    events = observe(tracker, frames)
+    assert LOST in [e.text for e in events]
+    assert EventKind.ILLEGAL not in kinds(events)
+
+
+def test_a_mistake_hidden_by_a_misread_repeated_below_the_sure_confidence_is_found() -> None:
+    before = make_table("klondike", {"t1": "KS QH JC", "t2": "KC", "t3": "5C", "t4": "2H"})
+    # the queen pulled out from under the jack onto the other king; the reader sees an 8 of diamonds on the 2
+    # of hearts in every frame, at 0.6 (a picture read as a card): no change explains the table with it
+    after = make_table("klondike", {"t1": "KS JC", "t2": "KC QH", "t3": "5C", "t4": "2H 8D"})
+    start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
+    for sure_tries, announced in ((True, True), (False, False)):
+        tracker = Tracker(partial=True, check_deal=False, sure_tries=sure_tries)
+        frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
+        for _ in range(2):  # the game taken up from this table (``LOST``)
+            frames += [None, *[(before, confidences(before))] * 8]
+        frames += [None, *[(after, confidences(after, **{"8D": 0.6}))] * 8]
+        events = observe(tracker, frames)
+        illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+        assert (illegal == [("t1-1>t2",)]) is announced
+
+
+def test_a_column_read_one_column_over_into_an_empty_column_is_put_back() -> None:
+    model = make_table("klondike", {"t1": "4D 4H", "t3": "7C", "t5": "2D"})
+    model = Table(model.game, [list(model.codes(p)) for p in model.pile_ids], [0] * len(model.pile_ids))
+    over = make_table("klondike", {"t2": "4D 4H", "t3": "7C", "t5": "2D"})
+    table, own = realigned(model, over, confidences(over), partial=True)
+    assert table.codes("t1") == model.codes("t1")
+    assert not table.codes("t2")
+    assert own is not None
+    assert own[("t1", parse_code("4H"))] == 0.9
+    # the same cards under a card the model does not have there: a change, judged by the moves
+    moved = make_table("klondike", {"t2": "4D 4H", "t3": "7C", "t5": "2D"})
+    kept = Table(model.game, [list(model.codes(p)) for p in model.pile_ids], [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0])
+    assert realigned(kept, moved, None, partial=True)[0] is moved  # column 1 lies on a face-down card
+
+
+def test_a_move_hidden_by_a_card_misread_in_every_frame_below_the_sure_confidence_is_followed() -> None:
+    start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
+    taken = make_table("klondike", {"t1": "JC", "t2": "5S", "t3": "8S", "t7": "QH"})
+    # the jack onto the queen of hearts, which is read as the queen of diamonds (at 0.65) once the jack lies on it
+    after = make_table("klondike", {"t2": "5S", "t3": "8S", "t7": "QD JC"})
+    for sure_legal, followed in ((True, True), (False, False)):
+        tracker = Tracker(partial=True, check_deal=False, sure_legal=sure_legal)
+        frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
+        for _ in range(2):  # the game taken up from this table (``LOST``)
+            frames += [None, *[(taken, confidences(taken))] * 8]
+        frames += [None, *[(after, confidences(after, QD=0.65, JC=0.55))] * 8]
+        events = observe(tracker, frames)
+        moves = [e.moves for e in events if e.kind is EventKind.MOVE]
+        assert (moves == [("t1>t7",)]) is followed
+        assert EventKind.ILLEGAL not in kinds(events)

@@ -1,0 +1,329 @@
+"""The card-by-card vote over readings of one still table, and how the engine's model completes it.
+
+A reader names only part of the cards in each frame, misnames a few and sees the odd card that is not there, so
+no whole reading is trusted: ``Evidence`` votes the readings since the table last moved card by card (a card's
+place is where most readings saw it; its confidence grows with every reading that agrees; a card the reader
+names only doubtfully brings nothing new). ``voted`` is the vote as a table, ``completed`` the vote completed by
+the model (a card the model has that no reading puts elsewhere stays where it was), and ``realigned`` puts back
+a reading whose piles the reader put one or two piles over. The tracker (``cadogan.tracker``) explains the
+result as moves.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from engine.cards import UNKNOWN
+from engine.rules import Role
+from engine.table import Table
+
+CardConfidences = Mapping[tuple[str, int], float]
+"""A reading's confidence in each card it names: (pile, card code) -> confidence (0-1). A card not listed has
+the reading's own confidence."""
+
+
+class Evidence:
+    """The card-by-card vote over readings of one still table."""
+
+    def __init__(
+        self,
+        readings: list[tuple[Table, float]],
+        cards: Sequence[CardConfidences | None] | None = None,
+        *,
+        floor: float = 0.0,
+        known: frozenset[tuple[int, str]] = frozenset(),
+        new_floor: float = 0.0,
+        model_cards: frozenset[int] = frozenset(),
+    ) -> None:
+        """``floor``: a card the reader names with its own confidence (``cards``) is left out of the vote at a
+        place where no reading named it with at least this confidence, unless it is ``known`` there (the
+        last accepted table has it there): a recogniser's misreads repeat from frame to frame, so a vote
+        cannot outvote them, but they are read unsure every time (measured on recordings: of the cards read
+        in at least half the readings of a still table and never at 0.5 or above, more than half were not
+        there). A doubtful reading may confirm what the engine already knows, not bring something new."""
+        self.n = len(readings)
+        self.game = readings[0][0].game
+        self.pile_ids = readings[0][0].pile_ids
+        self.seen: dict[int, Counter[str]] = {}
+        """card -> pile -> readings that saw it there."""
+        self._conf: dict[tuple[int, str], list[float]] = {}
+        self._card_conf: dict[tuple[int, str], list[float]] = {}
+        """The same with each card's own confidence where the reading gave one."""
+        self._rank: dict[tuple[int, str], list[float]] = {}
+        self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
+        """Per pile, how many face-up cards each reading named there (those left in the vote)."""
+        self.raw_sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
+        """The same counting every card named, doubtful ones too (a pile is read short only if no card at all
+        was read there)."""
+        self.downs: dict[str, Counter[tuple[int, ...]]] = {p: Counter() for p in self.pile_ids}
+        self.confidences = [conf for _, conf in readings]
+        self.tops: Counter[tuple[int, str]] = Counter()
+        """(card, pile) -> readings in which the card was the pile's top card."""
+        owns = [cards[r] if cards is not None and r < len(cards) else None for r in range(self.n)]
+        self.per_card = any(own is not None for own in owns)
+        """Did the reader give cards their own confidences (else a doubtful card cannot be told apart)?"""
+        best: dict[tuple[int, str], float] = {}
+        for (table, conf), own in zip(readings, owns, strict=True):
+            if own is None:
+                continue  # a reader that gives no card its own confidence: nothing to tell doubtful cards by
+            for pile in self.pile_ids:
+                for card in face_up(table, pile):
+                    if card != UNKNOWN:
+                        best[(card, pile)] = max(best.get((card, pile), 0.0), own.get((pile, card), conf))
+        self.doubtful = frozenset(
+            key
+            for key, sure in best.items()
+            if key not in known and (sure < floor or (key[0] not in model_cards and sure < new_floor))
+        )
+        """(card, pile) left out of the vote: not known there, and never read there with ``floor`` confidence (or,
+        for a card not in ``model_cards``, with ``new_floor``)."""
+        self.doubtful_support: Counter[tuple[int, str]] = Counter()
+        """Readings that named a doubtful card at the place (the deal's layout may still call for a card there)."""
+        for r, (table, conf) in enumerate(readings):
+            own = owns[r]
+            for pile in self.pile_ids:
+                codes = table.codes(pile)
+                down = table.face_down_count(pile)
+                self.downs[pile][codes[:down]] += 1
+                named = [c for c in codes[down:] if c != UNKNOWN]
+                self.raw_sizes[pile].append(len(named))
+                up = [c for c in named if own is None or (c, pile) not in self.doubtful]
+                self.doubtful_support.update((c, pile) for c in dict.fromkeys(named) if (c, pile) in self.doubtful)
+                self.sizes[pile].append(len(up))
+                if up:
+                    self.tops[(up[-1], pile)] += 1
+                for k, card in enumerate(dict.fromkeys(up)):
+                    self.seen.setdefault(card, Counter())[pile] += 1
+                    self._conf.setdefault((card, pile), []).append(conf)
+                    mine = conf if own is None else own.get((pile, card), conf)
+                    self._card_conf.setdefault((card, pile), []).append(mine)
+                    self._rank.setdefault((card, pile), []).append(k / max(1, len(up) - 1) if len(up) > 1 else 1.0)
+
+    def support(self, card: int, pile: str) -> int:
+        return self.seen.get(card, Counter())[pile]
+
+    def place(self, card: int) -> tuple[str, int] | None:
+        """Where the readings saw ``card``, each reading counting with the card's own confidence, and how many
+        readings saw it there (None when never seen, or a tie): a card read sure in one pile and unsure in
+        another, as often, is where it was read sure (a misread repeats in every frame, at low confidence)."""
+        counts = self.seen.get(card)
+        if not counts:
+            return None
+        weight = {pile: round(sum(self._card_conf[(card, pile)]), 6) for pile in counts}
+        ranked = sorted(counts, key=lambda pile: weight[pile], reverse=True)[:2]
+        if len(ranked) > 1 and weight[ranked[1]] == weight[ranked[0]]:
+            return None
+        return ranked[0], counts[ranked[0]]
+
+    def confidence(self, card: int, pile: str) -> float:
+        """The card at ``pile``: the surest reading counts fully, each other agreeing reading half (readings of
+        one still table are not independent), scaled down by the readings that saw the card elsewhere. Each
+        reading counts with its least sure card: an accusation must not rest on a reading that was unsure of
+        any card (measured: with each card's own confidence, a real illegal move and a repeating misread look
+        alike; see ``card_confidence``)."""
+        return self._combined(card, pile, self._conf)
+
+    def card_confidence(self, card: int, pile: str) -> float:
+        """As ``confidence``, from the card's own confidence in each reading (where the reader gave one)."""
+        return self._combined(card, pile, self._card_conf)
+
+    def best_card(self, card: int, pile: str) -> float:
+        """The card's own highest confidence in any reading that saw it at ``pile`` (0 if none did)."""
+        return max(self._card_conf.get((card, pile), [0.0]))
+
+    def _combined(self, card: int, pile: str, source: dict[tuple[int, str], list[float]]) -> float:
+        confs = sorted(source.get((card, pile), []), reverse=True)
+        if not confs:
+            return 0.0
+        doubt = (1.0 - confs[0]) * math.prod(math.sqrt(max(0.0, 1.0 - c)) for c in confs[1:])
+        here = len(confs)
+        total = sum(self.seen[card].values())
+        return (1.0 - doubt) * here / total
+
+    def rank(self, card: int, pile: str) -> float:
+        """Mean relative height of ``card`` in ``pile`` over the readings (0 bottom, 1 top)."""
+        ranks = self._rank.get((card, pile), [1.0])
+        return sum(ranks) / len(ranks)
+
+    def down(self, pile: str) -> tuple[int, ...]:
+        return self.downs[pile].most_common(1)[0][0]
+
+
+def face_up(table: Table, pile: str) -> tuple[int, ...]:
+    """The face-up cards of ``pile``, bottom first."""
+    return table.codes(pile)[table.face_down_count(pile) :]
+
+
+def realigned(
+    model: Table, reading: Table, cards: CardConfidences | None, partial: bool
+) -> tuple[Table, CardConfidences | None]:
+    """``reading`` with its piles put back where they belong when the reader put the whole table one or two
+    piles over (a layout fit gone wrong: every card of a row read one column to the right): the shift of
+    the pile order that puts at least ``3`` more of the cards the model shows back where the model has them
+    than the reading as it is, and twice as many; cards it would move into a pile of another kind are left
+    out. Otherwise ``reading`` as it is. A legal move changes two or three piles, never the whole table."""
+    ids = list(model.pile_ids)
+    known = {card: pile for pile in ids for card in in_sight(model, pile, partial)}
+    read = [(pile, card) for pile in ids for card in face_up(reading, pile) if card in known]
+
+    def mapped(pile: str, shift: int) -> str | None:
+        k = ids.index(pile) - shift
+        if not 0 <= k < len(ids) or model.game.pile(ids[k]).role is not model.game.pile(pile).role:
+            return None
+        return ids[k]
+
+    def hits(shift: int) -> int:
+        return sum(1 for pile, card in read if mapped(pile, shift) == known[card])
+
+    here = hits(0)
+    shift = max((-2, -1, 1, 2), key=hits)
+    if hits(shift) < max(3, 2 * here, here + 3):
+        return _column_put_back(model, reading, cards, known) if partial else (reading, cards)
+    piles: dict[str, list[int]] = {pile: [] for pile in ids}
+    moved: dict[tuple[str, int], float] = {}
+    for pile in ids:
+        target = mapped(pile, shift)
+        if target is None:
+            continue
+        piles[target] = list(face_up(reading, pile))
+        if cards is not None:
+            moved.update({(target, card): conf for (where, card), conf in cards.items() if where == pile})
+    table = Table(model.game, [piles[p] for p in ids], [0] * len(ids), passes=reading.passes, stage=reading.stage)
+    return table, (moved if cards is not None else None)
+
+
+def _column_put_back(
+    model: Table, reading: Table, cards: CardConfidences | None, known: dict[int, str]
+) -> tuple[Table, CardConfidences | None]:
+    """``reading`` with a tableau column put back where the reader put it one column over, into a column the
+    model has empty: the column it read empty holds, in the model, 2 or more of those cards and nothing
+    face down. Moving such a whole column into the empty one next to it is no move a player makes (it leaves
+    the table as it was), a layout fit gone wrong for one column is (measured: 4 readings in a row of k-illegal-2
+    with the real recogniser, which became "only a king may fill column 2")."""
+    ids = list(model.pile_ids)
+    tableau = [p for p in ids if model.game.pile(p).role is Role.TABLEAU]
+    piles = {pile: list(face_up(reading, pile)) for pile in ids}
+    moves: dict[str, str] = {}
+    for k, pile in enumerate(tableau):
+        if model.codes(pile) or not piles[pile]:
+            continue
+        for home in tableau[max(0, k - 1) : k + 2]:
+            if home == pile or piles[home] or model.face_down_count(home) or home in moves.values():
+                continue
+            homes = [known.get(card) for card in piles[pile] if card in known]
+            if homes.count(home) >= 2 and all(where == home for where in homes):
+                moves[pile] = home
+                break
+    if not moves:
+        return reading, cards
+    for pile, home in moves.items():
+        piles[home], piles[pile] = piles[pile], []
+    table = Table(model.game, [piles[p] for p in ids], [0] * len(ids), passes=reading.passes, stage=reading.stage)
+    if cards is None:
+        return table, None
+    return table, {(moves.get(where, where), card): conf for (where, card), conf in cards.items()}
+
+
+def voted(evidence: Evidence, need: int, shape: dict[str, int] | None = None, doubtful: bool = False) -> Table:
+    """The readings voted card by card: each card where most readings saw it, if ``need`` of them did, in the
+    order the readings show; but no card of a pile where the cards that fall short were read as often (a
+    card read as 7H twice, 7D once and 7C once is none of them). With a ``shape`` (face-up cards per pile, of
+    the deal), a pile short of it is
+    filled with the cards fewer readings saw there, and with ``doubtful``, then with doubtful cards."""
+    piles: dict[str, list[int]] = {p: [] for p in evidence.pile_ids}
+    weak: dict[str, list[tuple[int, int]]] = {p: [] for p in evidence.pile_ids}
+    for card in evidence.seen:
+        place = evidence.place(card)
+        if place is None:
+            continue
+        pile, count = place
+        if count >= need:
+            piles[pile].append(card)
+        else:
+            weak[pile].append((count, card))
+    for pile, cards in piles.items():  # a pile whose cards are not clearly read more often than others
+        rivals = sum(count for count, _ in weak[pile])
+        if any(evidence.support(card, pile) <= rivals for card in cards):
+            weak[pile] += [(evidence.support(card, pile), card) for card in cards]
+            cards.clear()
+    if shape is not None:
+        for pile, want in shape.items():
+            extra = sorted(weak[pile], reverse=True)[: max(0, want - len(piles[pile]))]
+            piles[pile] += [card for _, card in extra]
+        # still short: the deal's layout says a card lies there, and a doubtful reading is the best guess at it
+        # (it is never enough to show a misdeal: see ``Tracker._misdeal_confidence``)
+        taken = {card for cards in piles.values() for card in cards}
+        fill = sorted(evidence.doubtful_support.items(), key=lambda item: -item[1]) if doubtful else []
+        for (card, pile), count in fill:
+            if card not in taken and len(piles[pile]) < shape.get(pile, 0) and count >= need:
+                piles[pile].append(card)
+                taken.add(card)
+    ordered = [by_rank(evidence, p, piles[p]) for p in evidence.pile_ids]
+    downs = [evidence.down(p) for p in evidence.pile_ids]
+    return Table(
+        evidence.game, [list(down) + up for down, up in zip(downs, ordered, strict=True)], [len(d) for d in downs]
+    )
+
+
+def by_rank(evidence: Evidence, pile: str, cards: list[int]) -> list[int]:
+    """``cards`` in the order the readings show them in ``pile`` (bottom first)."""
+    return sorted(cards, key=lambda card: evidence.rank(card, pile))
+
+
+def completed(
+    model: Table, evidence: Evidence, need: int, *, drop_unseen: bool, partial: bool, fanned: bool = True
+) -> tuple[Table, int]:
+    """What the readings show, completed by the engine's knowledge: a face-up card of the model stays where it
+        was unless ``need`` readings (and more than saw it there) put it elsewhere; a card the model does not show
+        is placed where ``need`` readings saw it, on top of what stays. With ``drop_unseen``, a card of the model
+        no reading saw is left out. In ``partial`` readings, a face-up card the model does not know is left out
+    too. Returns the table and the number of cards the model shows that it leaves out though no reading put
+    them anywhere (cards that vanished unseen)."""
+    placed: dict[int, str] = {}
+    for card in evidence.seen:
+        place = evidence.place(card)
+        if place is not None and place[1] >= need:
+            placed[card] = place[0]
+    unseen = 0
+    piles: list[list[int]] = []
+    downs: list[int] = []
+    for pile in model.pile_ids:
+        kept = []
+        for card in face_up(model, pile):
+            if placed.get(card, pile) != pile or (partial and card == UNKNOWN):
+                continue  # seen elsewhere; or a face-up card never read, which a camera reading cannot list
+            if card != UNKNOWN and evidence.support(card, pile) == 0 and drop_unseen:
+                continue
+            kept.append(card)
+        kept += by_rank(evidence, pile, [card for card, where in placed.items() if where == pile and card not in kept])
+        if partial and model.game.pile(pile).role is not Role.TABLEAU:
+            # A packet shows its top card (a fanned waste a few more, which the model may not know yet): the
+            # cards the readings saw there in their order (``fanned``) or only the one they put highest; the
+            # model's top card when no reading saw any card there.
+            shown = [
+                card
+                for card in kept
+                if card != UNKNOWN and evidence.support(card, pile) >= (1 if card == kept[-1] else need)
+            ]
+            shown = sorted(shown, key=lambda card: evidence.rank(card, pile))
+            kept = (shown if fanned else shown[-1:]) if shown else kept[-1:]
+        unseen += sum(1 for card in in_sight(model, pile, partial) if card not in kept and card not in placed)
+        down = evidence.down(pile)
+        piles.append([*down, *kept])
+        downs.append(len(down))
+    return Table(model.game, piles, downs, stage=model.stage), unseen
+
+
+def in_sight(model: Table, pile: str, partial: bool) -> list[int]:
+    """The known cards of ``pile`` a reading can see (of a squared packet in ``partial`` readings, the top)."""
+    up = face_up(model, pile)
+    if partial and model.game.pile(pile).role is not Role.TABLEAU:
+        up = up[-1:]
+    return [card for card in up if card != UNKNOWN]
+
+
+def cards_seen_on(evidence: Evidence, pile: str) -> list[int]:
+    """The cards some reading saw on ``pile``."""
+    return [card for card, counts in evidence.seen.items() if counts[pile] > 0]
