@@ -10,26 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import Table, find_game
 from vision.assemble import assemble
 from vision.cards import NAMES, class_of
 from vision.detections import BACK, Detections
-from vision.synth import RenderOptions, SceneTruth, render_scene
+from vision.synth import SceneTruth
 
 sys.path.insert(0, str(Path(__file__).parent))
+from test_assemble import _render  # one recipe for a played position's render
 from truth_dets import expected_piles, truth_detections
-
-
-def _render(game: str, seed: int, tilt: float, moves: int, deck: str = "paris") -> SceneTruth:
-    table = Table.dealt(find_game(game), seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        options = table.generate_moves()
-        if not options:
-            break
-        table.push(options[int(rng.integers(len(options)))])
-    options = RenderOptions(max_tilt=tilt, hand_probability=0.0)
-    return render_scene(game, table.piles_view(), deck=deck, seed=seed, options=options)[1]
 
 
 def _unseen_names(dets: Detections, count: int) -> list[str]:
@@ -151,3 +139,15 @@ def test_one_index_read_under_two_names_is_one_card() -> None:
     obs = assemble(Detections.merge([sure, again]), "klondike")
     assert obs.names() == expected_piles(truth, "klondike")[0]
     assert not any(c.name in names for c in obs.unplaced)
+
+
+def test_a_deal_whose_cascade_backs_were_not_read() -> None:
+    """A fresh deal read without the cascades' backs (a detector that merges them into boxes several columns
+    wide, dropped): the columns' top cards step down from left to right like a row turned by the camera, and the
+    layout's turn measured on them is wrong; the layout fitted unturned puts each card on its column."""
+    truth = _render("klondike", 5, 20.0, moves=0)
+    dets = truth_detections(truth)
+    backs = np.flatnonzero(dets.class_id == BACK)
+    stock = backs[np.argmin(dets.boxes[backs, 1])]  # the top row's only back
+    keep = (dets.class_id < BACK) | (np.arange(len(dets)) == stock)
+    assert assemble(dets[keep], "klondike").names() == expected_piles(truth, "klondike")[0]
