@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -40,13 +41,33 @@ from vision.synth.procedural import (  # NAMES order is suit-major: RANKS within
     text_mask,
 )
 
+# fonts, suit_fonts, suit_shape: re-exported for the tests and for looking at samples
+__all__ = [
+    "Style",
+    "cached_batch",
+    "contact_sheet",
+    "fonts",
+    "make_batch",
+    "make_index",
+    "restyle",
+    "suit_fonts",
+    "suit_shape",
+]
+
 U8 = npt.NDArray[np.uint8]
 SCALE = 4  # drawn at 4x, then shrunk: anti-aliased edges like a camera's
 SIDE = CROP * SCALE
 INDEX = CROP_INDEX * SCALE
 
-def _card(canvas: npt.NDArray[np.float64], x: float, y: float, rng: np.random.Generator,
-          stock: npt.NDArray[np.float64], radius: float) -> None:
+
+def _card(
+    canvas: npt.NDArray[np.float64],
+    x: float,
+    y: float,
+    rng: np.random.Generator,
+    stock: npt.NDArray[np.float64],
+    radius: float,
+) -> None:
     """A card whose top-left corner is at (x, y), running past the canvas' right and bottom edges."""
     m = np.zeros(canvas.shape[:2], np.uint8)
     big = SIDE * 4
@@ -80,7 +101,52 @@ def _table(rng: np.random.Generator) -> npt.NDArray[np.float64]:
     return canvas
 
 
-def make_index(card: int, rng: np.random.Generator) -> U8:
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How often a procedural index takes one of the odd looks no training deck has (both 0: the original
+    recipe, random stream unchanged, so old cached chunks stay valid).
+
+    - ``flip``: rank and pip each turned 180 degrees in place: seen the other way up, the pip sits ABOVE an
+      upright rank, as on decks whose bottom-right index is printed upright (kde_ancient_egyptians; never
+      6D / 9D, which would then look alike);
+    - ``pixel``: rank and pip snapped to a coarse grid of 5-10 cells per rank height, no anti-aliasing, as in
+      pixel-art decks (kde_penguins)."""
+
+    flip: float = 0.0
+    pixel: float = 0.0
+    cells: tuple[float, float] = (6.0, 11.0)  # pixel-art: cells per rank height, drawn uniformly in this range
+
+    @property
+    def tag(self) -> str:
+        """Part of a cached chunk's file name: chunks of other styles are other files."""
+        if self == Style():
+            return ""
+        cells = "" if self.cells == Style().cells else f"c{self.cells[0]:g}-{self.cells[1]:g}"
+        return f"f{round(self.flip * 100)}p{round(self.pixel * 100)}{cells}-"
+
+
+def _pixelate(mask: U8, cell: float) -> U8:
+    """``mask`` drawn on a grid of ``cell``-px squares, each fully inked or blank (a pixel-art glyph)."""
+    h, w = mask.shape
+    small = cv2.resize(mask, (max(1, round(w / cell)), max(1, round(h / cell))), interpolation=cv2.INTER_AREA)
+    return np.asarray(
+        cv2.resize(np.where(small >= 80, 255, 0).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST), np.uint8
+    )
+
+
+def restyle(rank_mask: U8, pip: U8, card: int, style: Style, rng: np.random.Generator) -> tuple[U8, U8]:
+    """The rank and pip masks (index size) in one of ``style``'s odd looks, or as they are."""
+    # (each draw only when its style is on: the original recipe's random stream stays the same)
+    if style.pixel and rng.random() < style.pixel:
+        cell = rank_mask.shape[0] / rng.uniform(*style.cells)
+        rank_mask, pip = _pixelate(rank_mask, cell), _pixelate(pip, cell)
+    # (not 6D / 9D: a diamond looks the same both ways up, so a turned 6D is a 9D seen the other way up)
+    if style.flip and rng.random() < style.flip and NAMES[card] not in ("6D", "9D"):
+        rank_mask, pip = np.ascontiguousarray(rank_mask[::-1, ::-1]), np.ascontiguousarray(pip[::-1, ::-1])
+    return rank_mask, pip
+
+
+def make_index(card: int, rng: np.random.Generator, style: Style = Style()) -> U8:
     """One 64 x 64 crop of a procedural corner index of class ``card`` (``vision.cards.NAMES`` order)."""
     rank, suit = RANKS[card % 13], SUITS[card // 13]
     red = suit in "HD"
@@ -92,25 +158,44 @@ def make_index(card: int, rng: np.random.Generator) -> U8:
     condense = rng.uniform(0.65, 1.0) if rank == "10" else rng.uniform(0.8, 1.15)
     rank_mask = text_mask(rank, font, 100, condense)
     if rank == "10" and rng.random() < 0.3:  # some decks squeeze "10" to the width of one digit
-        rank_mask = cv2.resize(rank_mask, (max(1, round(rank_mask.shape[1] * 0.6)), rank_mask.shape[0]))
+        rank_mask = np.asarray(
+            cv2.resize(rank_mask, (max(1, round(rank_mask.shape[1] * 0.6)), rank_mask.shape[0])), np.uint8
+        )
     if rng.random() < 0.6 and suit_fonts():
         pip = suit_glyph(suit, suit_fonts()[int(rng.integers(len(suit_fonts())))])
     else:
         pip = suit_shape(suit, rng)
     # proportions: the pip's width against the rank's height, the gap between them
     pip_w = rank_mask.shape[0] * rng.uniform(0.55, 0.95)
-    pip = cv2.resize(pip, (max(1, round(pip_w)), max(1, round(pip_w * pip.shape[0] / pip.shape[1]))),
-                     interpolation=cv2.INTER_AREA)
+    pip = np.asarray(
+        cv2.resize(
+            pip,
+            (max(1, round(pip_w)), max(1, round(pip_w * pip.shape[0] / pip.shape[1]))),
+            interpolation=cv2.INTER_AREA,
+        ),
+        np.uint8,
+    )
     gap = round(rank_mask.shape[0] * rng.uniform(0.05, 0.3))
     w = max(rank_mask.shape[1], pip.shape[1])
     h = rank_mask.shape[0] + gap + pip.shape[0]
     # scale the whole index so its longer side is INDEX px, then place it centred
     s = INDEX / max(h, w)
-    rank_mask = cv2.resize(rank_mask, (max(1, round(rank_mask.shape[1] * s)), max(1, round(rank_mask.shape[0] * s))),
-                           interpolation=cv2.INTER_AREA)
-    pip = cv2.resize(pip, (max(1, round(pip.shape[1] * s)), max(1, round(pip.shape[0] * s))),
-                     interpolation=cv2.INTER_AREA)
+    rank_mask = np.asarray(
+        cv2.resize(
+            rank_mask,
+            (max(1, round(rank_mask.shape[1] * s)), max(1, round(rank_mask.shape[0] * s))),
+            interpolation=cv2.INTER_AREA,
+        ),
+        np.uint8,
+    )
+    pip = np.asarray(
+        cv2.resize(
+            pip, (max(1, round(pip.shape[1] * s)), max(1, round(pip.shape[0] * s))), interpolation=cv2.INTER_AREA
+        ),
+        np.uint8,
+    )
     gap, w, h = round(gap * s), round(w * s), round(h * s)
+    rank_mask, pip = restyle(rank_mask, pip, card, style, rng)
     x0, y0 = (SIDE - w) // 2, (SIDE - h) // 2
     # the card's corner: up and left of the index, as printed
     radius = rng.uniform(0, 0.4) * INDEX
@@ -121,8 +206,14 @@ def make_index(card: int, rng: np.random.Generator) -> U8:
         inset = rng.uniform(0.05, 0.25) * INDEX
         colour = ink(rng.random() < 0.5, rng) if rng.random() < 0.5 else np.array([120.0, 80.0, 40.0])
         t = max(1, round(rng.uniform(0.01, 0.04) * INDEX))
-        cv2.rectangle(canvas, (round(left + inset), round(top + inset)), (SIDE * 2, SIDE * 2),
-                      tuple(float(c) for c in colour), t, cv2.LINE_AA)
+        cv2.rectangle(
+            canvas,
+            (round(left + inset), round(top + inset)),
+            (SIDE * 2, SIDE * 2),
+            tuple(float(c) for c in colour),
+            t,
+            cv2.LINE_AA,
+        )
     colour_ink = ink(red, rng)
     align = rng.random()
     rx = x0 + (w - rank_mask.shape[1]) // 2 if align < 0.8 else x0
@@ -133,22 +224,34 @@ def make_index(card: int, rng: np.random.Generator) -> U8:
     out = cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), (CROP, CROP), interpolation=cv2.INTER_AREA)
     if rng.random() < 0.6:  # most indices reach the camera at 12-30 px: seen through fewer pixels, upsampled
         low = int(rng.integers(22, 48))
-        out = cv2.resize(cv2.resize(out, (low, low), interpolation=cv2.INTER_AREA), (CROP, CROP),
-                         interpolation=cv2.INTER_LINEAR)
+        out = cv2.resize(
+            cv2.resize(out, (low, low), interpolation=cv2.INTER_AREA), (CROP, CROP), interpolation=cv2.INTER_LINEAR
+        )
     return np.asarray(out, np.uint8)
 
 
-def _context(canvas: npt.NDArray[np.float64], x0: int, y0: int, w: int, h: int, suit: str, court: bool,
-             red: bool, rng: np.random.Generator, stock: npt.NDArray[np.float64]) -> None:
+def _context(
+    canvas: npt.NDArray[np.float64],
+    x0: int,
+    y0: int,
+    w: int,
+    h: int,
+    suit: str,
+    court: bool,
+    red: bool,
+    rng: np.random.Generator,
+    stock: npt.NDArray[np.float64],
+) -> None:
     """What lies near an index: a big pip (number cards) or a court card's picture frame to the right, and
     the next card of a cascade."""
     r = rng.random()
     if r < 0.4 and not court:  # a face pip, down and to the right
         big = suit_shape(suit, rng)
         side = round(h * rng.uniform(0.6, 1.2))
-        big = cv2.resize(big, (side, max(1, round(side * big.shape[0] / big.shape[1]))))
-        paste(canvas, big, x0 + w + round(rng.uniform(0.2, 0.8) * w), y0 + round(rng.uniform(0.2, 1.0) * h),
-               ink(red, rng))
+        big = np.asarray(cv2.resize(big, (side, max(1, round(side * big.shape[0] / big.shape[1])))), np.uint8)
+        paste(
+            canvas, big, x0 + w + round(rng.uniform(0.2, 0.8) * w), y0 + round(rng.uniform(0.2, 1.0) * h), ink(red, rng)
+        )
     elif r < 0.6 and court:  # a court card's picture: a frame with colours inside
         fx, fy = x0 + w + round(rng.uniform(0.1, 0.5) * w), y0 + round(rng.uniform(0, 0.5) * h)
         if fx < SIDE and fy < SIDE:
@@ -160,28 +263,36 @@ def _context(canvas: npt.NDArray[np.float64], x0: int, y0: int, w: int, h: int, 
     if rng.random() < 0.3:  # the next card of a cascade, its top edge just below this index
         below = y0 + h + rng.uniform(0.02, 0.35) * h
         shift = rng.uniform(-0.3, 0.3) * w
-        _card(canvas, x0 - rng.uniform(0.1, 0.45) * h + shift, below, rng, stock * rng.uniform(0.9, 1.0),
-              rng.uniform(0, 0.4) * h)
+        _card(
+            canvas,
+            x0 - rng.uniform(0.1, 0.45) * h + shift,
+            below,
+            rng,
+            stock * rng.uniform(0.9, 1.0),
+            rng.uniform(0, 0.4) * h,
+        )
 
 
-def make_batch(n: int, seed: int) -> tuple[U8, npt.NDArray[np.int64]]:
+def make_batch(n: int, seed: int, style: Style = Style()) -> tuple[U8, npt.NDArray[np.int64]]:
     """``n`` procedural index crops with classes spread evenly over the 52 cards (deterministic per seed)."""
     rng = np.random.default_rng(seed)
     labels = np.arange(n, dtype=np.int64) % len(NAMES)
     rng.shuffle(labels)
-    crops = np.stack([make_index(int(c), rng) for c in labels])
+    crops = np.stack([make_index(int(c), rng, style) for c in labels])
     return crops, labels
 
 
 def cached_batch(
-    cache: Path, n: int, seed: int, *, chunk: int = 2000, workers: int = 2
+    cache: Path, n: int, seed: int, *, chunk: int = 2000, workers: int = 2, style: Style = Style()
 ) -> tuple[U8, npt.NDArray[np.int64]]:
     """``n`` procedural crops made in chunks of ``chunk`` (each seeded by its number, so any ``n`` reuses the
-    chunks made before), cached as ``cache/procedural-SEED-K.npz``."""
+    chunks made before), cached as ``cache/procedural-[STYLE-]SEED-K-CHUNK.npz``."""
     cache.mkdir(parents=True, exist_ok=True)
     chunk = min(chunk, n)
-    jobs = [(cache / f"procedural-{seed}-{k:03d}-{chunk}.npz", chunk, seed * 1000 + k)
-            for k in range((n + chunk - 1) // chunk)]
+    jobs = [
+        (cache / f"procedural-{style.tag}{seed}-{k:03d}-{chunk}.npz", chunk, seed * 1000 + k, style)
+        for k in range((n + chunk - 1) // chunk)
+    ]
     todo = [j for j in jobs if not j[0].exists()]
     if todo and workers <= 1:
         for job in todo:
@@ -195,17 +306,17 @@ def cached_batch(
     return crops, labels.astype(np.int64)
 
 
-def _write_chunk(job: tuple[Path, int, int]) -> None:
-    path, n, seed = job
+def _write_chunk(job: tuple[Path, int, int, Style]) -> None:
+    path, n, seed, style = job
     cv2.setNumThreads(1)
-    crops, labels = make_batch(n, seed)
+    crops, labels = make_batch(n, seed, style)
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, crops=crops, labels=labels.astype(np.int16))
     tmp.rename(path)
 
 
-def contact_sheet(n: int = 64, seed: int = 0) -> U8:
-    crops, labels = make_batch(n, seed)
+def contact_sheet(n: int = 64, seed: int = 0, style: Style = Style()) -> U8:
+    crops, labels = make_batch(n, seed, style)
     cols = 8
     big = [cv2.resize(c, (128, 128), interpolation=cv2.INTER_NEAREST) for c in crops]
     for im, lab in zip(big, labels, strict=True):
@@ -218,10 +329,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sheet", default="procedural_indices.png", help="where to write a contact sheet")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--flip", type=float, default=0.0, help="share of indices with rank and pip turned in place")
+    ap.add_argument("--pixel", type=float, default=0.0, help="share of pixel-art indices")
     a = ap.parse_args(argv)
     if not fonts():
         raise SystemExit(f"models.glyphs: no fonts found under {', '.join(FONT_DIRS)} (bash run setup installs them)")
-    cv2.imwrite(a.sheet, contact_sheet(seed=a.seed))
+    cv2.imwrite(a.sheet, contact_sheet(seed=a.seed, style=Style(a.flip, a.pixel)))
     print(f"{len(fonts())} fonts, {len(suit_fonts())} with suit glyphs; sheet -> {a.sheet}")
     return 0
 

@@ -36,12 +36,13 @@ except ModuleNotFoundError as error:  # pragma: no cover - the message is the po
     ) from error
 
 from models.data import BACK, BACKGROUND, CROP, CROP_INDEX, load_classifier_data, load_detector_data
-from models.glyphs import cached_batch
+from models.glyphs import Style, cached_batch
 
 CLS_IN = 40  # classifier input side
 CLS_SPAN = 1.25  # crop side / index's longer side (inference uses the same ratio)
 STRIDE = 4
 N_CLASSES = BACKGROUND + 1
+ODD_STYLE = Style(flip=0.4, pixel=0.4)  # --procedural-odd crops: see models.glyphs.Style
 
 
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -58,8 +59,10 @@ class Classifier(nn.Module):
         self.body = nn.Sequential(
             _conv(3, 16),  # 40: keep the thin strokes of "10" and the suit's outline
             _conv(16, 32, 2),  # 20
-            _conv(32, 64, 2), _conv(64, 64),  # 10
-            _conv(64, 128, 2), _conv(128, 128),  # 5
+            _conv(32, 64, 2),
+            _conv(64, 64),  # 10
+            _conv(64, 128, 2),
+            _conv(128, 128),  # 5
         )
         self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(128 * 4, 13 + 4 + 1))
 
@@ -107,6 +110,8 @@ class Detector(nn.Module):
         self.heat = nn.Conv2d(32, 1, 1)
         self.box = nn.Conv2d(32, 4, 1)
         self.back = nn.Conv2d(32, 1, 1)  # face-down strips: last, so the index channels keep their places
+        assert self.heat.bias is not None  # (a Conv2d has a bias unless told not to)
+        assert self.back.bias is not None
         nn.init.constant_(self.heat.bias, -4.0)  # start near "no index anywhere" (focal loss prior)
         nn.init.constant_(self.back.bias, -4.0)
 
@@ -156,13 +161,20 @@ def _jpeg(batch: npt.NDArray[np.uint8], rng: np.random.Generator, p: float) -> n
     for i in range(len(out)):
         if rng.random() < p:
             q = int(rng.integers(30, 90))
-            out[i] = cv2.imdecode(cv2.imencode(".jpg", out[i], [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
+            jpeg = cv2.imencode(".jpg", out[i], [cv2.IMWRITE_JPEG_QUALITY, q])[1]
+            out[i] = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
     return out
 
 
 def _classifier_batch(
-    crops: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], idx: npt.NDArray[np.int64],
-    g: torch.Generator, rng: np.random.Generator, k: float = 1.0, scale_sd: float = 0.1, shift_sd: float = 0.06,
+    crops: npt.NDArray[np.uint8],
+    labels: npt.NDArray[np.int64],
+    idx: npt.NDArray[np.int64],
+    g: torch.Generator,
+    rng: np.random.Generator,
+    k: float = 1.0,
+    scale_sd: float = 0.1,
+    shift_sd: float = 0.06,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Random crop box (shift, scale), rotation (mostly small; sometimes any angle), then photometrics.
 
@@ -188,18 +200,35 @@ def _classifier_batch(
 
 
 def train_classifier(
-    data: str, out: Path, *, steps: int, batch: int = 64, seed: int = 0, aug: float = 1.0, procedural: int = 0,
-    scale_sd: float = 0.1, shift_sd: float = 0.06, log: Any = print,
+    data: str,
+    out: Path,
+    *,
+    steps: int,
+    batch: int = 64,
+    seed: int = 0,
+    aug: float = 1.0,
+    procedural: int = 0,
+    scale_sd: float = 0.1,
+    shift_sd: float = 0.06,
+    odd: int = 0,
+    odd_style: Style = ODD_STYLE,
+    log: Any = print,
 ) -> None:
+    """``procedural``: plain procedural index crops added; ``odd``: more of them in ``odd_style`` (indices
+    printed the other way up, pixel-art glyphs: looks of unseen decks that no training deck has)."""
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
     crops, labels = load_classifier_data(data)
+    cache = Path(data.split(",")[0]).parent / "procedural"
     if procedural:  # indices in system fonts and drawn pips: many more "decks" than the rendered ones
-        cache = Path(data.split(",")[0]).parent / "procedural"
         extra, extra_labels = cached_batch(cache, procedural, seed)
         crops, labels = np.concatenate([crops, extra]), np.concatenate([labels, extra_labels])
         log(f"classifier: + {procedural} procedural index crops ({cache})")
+    if odd:  # another seed: not the plain crops' fonts and cards again
+        extra, extra_labels = cached_batch(cache, odd, seed + 1, style=odd_style)
+        crops, labels = np.concatenate([crops, extra]), np.concatenate([labels, extra_labels])
+        log(f"classifier: + {odd} procedural index crops in style {odd_style}")
     log(f"classifier: {len(labels)} crops ({int((labels < BACKGROUND).sum())} indices), {steps} steps")
     model = Classifier()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -212,18 +241,21 @@ def train_classifier(
         logits = model(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
         opt.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch's stubs leave it untyped
         opt.step()
         sched.step()
         hits += int((logits.argmax(1) == y).sum())
         seen += len(y)
         if (step + 1) % 100 == 0 or step + 1 == steps:
-            log(f"  cls step {step + 1}/{steps} loss {float(loss.detach()):.3f} train acc {hits / seen:.3f} "
-                f"{time.time() - t0:.0f} s")
+            log(
+                f"  cls step {step + 1}/{steps} loss {float(loss.detach()):.3f} train acc {hits / seen:.3f} "
+                f"{time.time() - t0:.0f} s"
+            )
             hits = seen = 0
     model.eval()
-    _export(_WithEmbedding(model), torch.zeros(1, 3, CLS_IN, CLS_IN), out / "index_cls.onnx", {0: "n"},
-            ["out", "embedding"])
+    _export(
+        _WithEmbedding(model), torch.zeros(1, 3, CLS_IN, CLS_IN), out / "index_cls.onnx", {0: "n"}, ["out", "embedding"]
+    )
 
 
 # ---------------------------------------------------------------- detector
@@ -266,8 +298,13 @@ def _detector_targets(
 
 
 def _detector_batch(
-    scenes: list[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32], bool]], idx: npt.NDArray[np.int64],
-    size: int, g: torch.Generator, rng: np.random.Generator, scale_sd: float = 0.25, any_angle: float = 0.0,
+    scenes: list[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32], bool]],
+    idx: npt.NDArray[np.int64],
+    size: int,
+    g: torch.Generator,
+    rng: np.random.Generator,
+    scale_sd: float = 0.25,
+    any_angle: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     imgs, heats, cares, regs = [], [], [], []
     for i in idx:
@@ -307,8 +344,16 @@ def _focal(logit: torch.Tensor, heat: torch.Tensor, care: torch.Tensor) -> torch
 
 
 def train_detector(
-    data: str, out: Path, *, steps: int, batch: int = 8, size: int = 224, seed: int = 0,
-    scale_sd: float = 0.25, any_angle: float = 0.0, log: Any = print,
+    data: str,
+    out: Path,
+    *,
+    steps: int,
+    batch: int = 8,
+    size: int = 224,
+    seed: int = 0,
+    scale_sd: float = 0.25,
+    any_angle: float = 0.0,
+    log: Any = print,
 ) -> None:
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed + 1)
@@ -333,13 +378,15 @@ def train_detector(
         l_off = (F.l1_loss(torch.sigmoid(y[:, 3:5]), reg[:, 2:4], reduction="none") * w).sum() / npos
         loss = l_heat + l_back + l_size + l_off
         opt.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch's stubs leave it untyped
         opt.step()
         sched.step()
         if (step + 1) % 50 == 0 or step + 1 == steps:
-            log(f"  det step {step + 1}/{steps} heat {float(l_heat.detach()):.3f} back {float(l_back.detach()):.3f} "
+            log(
+                f"  det step {step + 1}/{steps} heat {float(l_heat.detach()):.3f} back {float(l_back.detach()):.3f} "
                 f"size {float(l_size.detach()):.3f} "
-                f"off {float(l_off.detach()):.3f} {time.time() - t0:.0f} s")
+                f"off {float(l_off.detach()):.3f} {time.time() - t0:.0f} s"
+            )
     model.eval()
     _export(model, torch.zeros(1, 3, 368, 640), out / "index_det.onnx", {0: "n", 2: "h", 3: "w"})
 
@@ -351,10 +398,21 @@ def _export(
     tmp = path.with_suffix(".tmp.onnx")
     names = outputs or ["out"]
     torch.onnx.export(
-        model, (example,), str(tmp), input_names=["image"], output_names=names,
-        dynamic_axes={"image": axes, **{n: {0: "n"} for n in names[1:]}}, opset_version=17, dynamo=False,
+        model,
+        (example,),
+        str(tmp),
+        input_names=["image"],
+        output_names=names,
+        dynamic_axes={"image": axes, **{n: {0: "n"} for n in names[1:]}},
+        opset_version=17,
+        dynamo=False,
     )
     tmp.replace(path)
+
+
+def _pair(text: str) -> tuple[float, float]:
+    lo, hi = (float(v) for v in text.split(","))
+    return lo, hi
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -371,8 +429,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls-aug", type=float, default=1.0, help="classifier augmentation strength")
     ap.add_argument("--cls-scale-sd", type=float, default=0.1, help="classifier crop box scale jitter, log sd")
     ap.add_argument("--cls-shift-sd", type=float, default=0.06, help="classifier crop box shift jitter, sd")
-    ap.add_argument("--procedural", type=int, default=0,
-                    help="add this many procedural index crops (models.glyphs: system fonts, drawn pips)")
+    ap.add_argument(
+        "--procedural",
+        type=int,
+        default=0,
+        help="add this many procedural index crops (models.glyphs: system fonts, drawn pips)",
+    )
+    ap.add_argument(
+        "--procedural-odd",
+        type=int,
+        default=0,
+        help="add this many more procedural crops, a share of them flipped / pixel-art (below)",
+    )
+    ap.add_argument(
+        "--glyph-flip",
+        type=float,
+        default=0.4,
+        help="--procedural-odd: share with rank and pip turned in place (bottom index printed upright)",
+    )
+    ap.add_argument("--glyph-pixel", type=float, default=0.4, help="--procedural-odd: share of pixel-art glyphs")
+    ap.add_argument("--glyph-cells", default="6,11", help="--procedural-odd: pixel-art cells per rank height, lo,hi")
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -380,12 +456,21 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out)
     t0 = time.time()
     if a.only in (None, "cls"):
-        train_classifier(a.data, out, steps=a.cls_steps, batch=a.cls_batch, seed=a.seed, aug=a.cls_aug,
-                         procedural=a.procedural, scale_sd=a.cls_scale_sd, shift_sd=a.cls_shift_sd)
-    if a.only in (None, "det"):
-        train_detector(
-            a.data, out, steps=a.det_steps, seed=a.seed, scale_sd=a.det_scale, any_angle=a.det_rotate
+        train_classifier(
+            a.data,
+            out,
+            steps=a.cls_steps,
+            batch=a.cls_batch,
+            seed=a.seed,
+            aug=a.cls_aug,
+            procedural=a.procedural,
+            scale_sd=a.cls_scale_sd,
+            shift_sd=a.cls_shift_sd,
+            odd=a.procedural_odd,
+            odd_style=Style(a.glyph_flip, a.glyph_pixel, _pair(a.glyph_cells)),
         )
+    if a.only in (None, "det"):
+        train_detector(a.data, out, steps=a.det_steps, seed=a.seed, scale_sd=a.det_scale, any_angle=a.det_rotate)
     print(f"done in {time.time() - t0:.0f} s", file=sys.stderr)
     return 0
 

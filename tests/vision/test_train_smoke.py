@@ -16,6 +16,7 @@ def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
     except ModuleNotFoundError as error:
         pytest.fail(f"the training smoke test needs the `train` extra (torch, onnx): {error}")
     from models.data import _shard, load_classifier_data, load_detector_data
+    from models.glyphs import Style
     from models.train import train_classifier, train_detector
     from vision.model import load_model
 
@@ -31,7 +32,10 @@ def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
     assert scenes[0][2]  # face-down strips are labelled in new shards
     out = tmp_path / "models"
     logs: list[str] = []
-    train_classifier(str(data), out, steps=2, batch=8, log=logs.append)
+    # + a few procedural crops in the odd looks (flipped, pixel-art), cached beside the data folder
+    train_classifier(str(data), out, steps=2, batch=8, odd=6, odd_style=Style(1.0, 1.0), log=logs.append)
+    assert [f.name for f in (tmp_path / "procedural").glob("*.npz")] == ["procedural-f100p100-1-000-6.npz"]
+    assert any("+ 6 procedural index crops in style" in line for line in logs)
     train_detector(str(data), out, steps=2, batch=2, size=96, log=logs.append)
     assert any("cls step 2/2" in line for line in logs)
     cls = load_model(out / "index_cls.onnx")
