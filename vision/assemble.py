@@ -36,6 +36,7 @@ strips placed like cards, a cascade's are those above its first face-up card, a 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -627,8 +628,10 @@ def _nearest_pile(
     within 0.55 of a pitch, and how far; None when none is that near."""
     best, dist = None, 0.55
     for pile, slot in layout.items():
+        if slot.row != row:
+            continue
         d = max(slot.col - col, col - (slot.col + slot.extent), 0.0)
-        if slot.row == row and d < dist and (piles is None or pile in piles):
+        if d < dist and (piles is None or pile in piles):
             best, dist = pile, d
     return best, dist
 
@@ -680,15 +683,24 @@ def _level_line(xs: _F, ys: _F, card_h: float) -> tuple[float, float]:
     """The line y = a x + b with the most heads on it (a row of the layout: the camera may roll a little, rows
     stay straight lines in perspective), refitted through them."""
     best, best_on = (0.0, float(ys.min())), np.zeros(len(xs), bool)
-    for i in range(len(xs)):
-        for j in range(len(xs)):
-            dx = xs[j] - xs[i]
-            if j != i and (dx <= 0 or abs(ys[j] - ys[i]) > 0.06 * dx):
-                continue
-            a = float((ys[j] - ys[i]) / dx) if j != i else 0.0
-            on = np.abs(ys - (a * xs + ys[i] - a * xs[i])) < 0.2 * card_h
-            if on.sum() > best_on.sum():
-                best, best_on = (a, float(ys[i] - a * xs[i])), on
+    # every line through an anchor i and one j to its right nearly level with it (or level through i) at once
+    dx, dy = xs[None, :] - xs[:, None], ys[None, :] - ys[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = np.where(dx > 0, dy / dx, 0.0)
+    tried = (dx > 0) & (np.abs(dy) <= 0.06 * dx)
+    np.fill_diagonal(tried, True)
+    np.fill_diagonal(slope, 0.0)
+    b = ys[:, None] - slope * xs[:, None]
+    count = np.full(slope.shape, -1)
+    step = max(1, 2**16 // max(1, len(xs) ** 2))  # anchors i at a time: memory n^2 per i
+    for lo in range(0, len(xs), step):
+        i = slice(lo, lo + step)
+        on = np.abs(ys - (slope[i, :, None] * xs + ys[i, None, None] - (slope[i] * xs[i, None])[:, :, None]))
+        count[i] = np.where(tried[i], np.sum(on < 0.2 * card_h, axis=2), -1)
+    k, j = np.unravel_index(int(np.argmax(count)), count.shape)  # the first of the most, as pair by pair
+    if count[k, j] > 0:
+        a = float(slope[k, j])
+        best, best_on = (a, float(b[k, j])), np.abs(ys - (a * xs + ys[k] - a * xs[k])) < 0.2 * card_h
     if best_on.sum() >= 2 and np.ptp(xs[best_on]) > card_h:
         a = float(np.clip(np.polyfit(xs[best_on], ys[best_on], 1)[0], -0.06, 0.06))
         best = (a, float(np.median(ys[best_on] - a * xs[best_on])))
@@ -762,8 +774,19 @@ def _fit_layout(
         return [t if r == fan_row else m for r, m, t in zip(rowmap, middle, top, strict=True)]
 
     best: _Fit | None = None
+    memo: dict[tuple[object, ...], tuple[_F, ...]] = {}
     maps = _row_maps([len(c) for c in clusters], n_rows, fan_row)
-    ranked = sorted(maps, key=lambda m: _spacing_cost(m, lines(m), card_h) + sum(r < 0 for r in m))[:6]
+    # the 6 maps of least spacing cost plus strays (ties in map order); a map's cost is at least its strays, so
+    # maps are costed by strays, fewest first, until 6 cost less than any map left could
+    strays = [sum(r < 0 for r in m) for m in maps]
+    costs: dict[int, float] = {}
+    for n_stray in sorted(set(strays)):
+        if sum(c < n_stray for c in costs.values()) >= 6:
+            break
+        costs.update(
+            {k: _spacing_cost(maps[k], lines(maps[k]), card_h) + n_stray for k, n in enumerate(strays) if n == n_stray}
+        )
+    ranked = [maps[k] for k in sorted(costs, key=lambda k: (costs[k], k))[:6]]
     for rowmap in ranked:
         rows_of_head = np.full(len(heads), -1)
         for c, r in zip(clusters, rowmap, strict=True):
@@ -773,7 +796,7 @@ def _fit_layout(
         for k, r in enumerate(rowmap):
             if r >= 0 and r not in row_u:
                 row_u[r] = line[k]
-        score, grid = _fit_grid(hx, hw, rows_of_head, is_back[heads], row_u, setting)
+        score, grid = _fit_grid(hx, hw, rows_of_head, is_back[heads], row_u, setting, memo)
         score -= _spacing_cost(rowmap, line, card_h) + sum(
             float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r < 0
         )
@@ -840,6 +863,7 @@ def _fit_grid(
     back: npt.NDArray[np.bool_],
     row_u: dict[int, float],
     setting: _Setting,
+    memo: dict[tuple[object, ...], tuple[_F, ...]] | None = None,
 ) -> tuple[float, _Grid]:
     """Score, and origin and pitch (px) of each row's column grid, fitted together. The row with the most heads
     sets origin and pitch; the others follow by perspective: a row ``dy`` card heights away has its pitch
@@ -853,12 +877,12 @@ def _fit_grid(
     anchor = max(used, key=lambda r: (int(np.sum(rows == r)), r))
     mid = (min(s.col for s in layout.values()) + max(s.col + s.extent for s in layout.values())) / 2
 
-    def slots(row: int, backs_only: bool) -> list[tuple[float, float, float]]:
-        return [
+    def slots(row: int, backs_only: bool) -> tuple[tuple[float, float, float], ...]:
+        return tuple(
             (s.col, s.extent, 0.0 if p in stock and not backs_only else _DEALT_WEIGHT if p in dealt else 1.0)
             for p, s in layout.items()
             if s.row == row and (not backs_only or p in holds_backs)
-        ]
+        )
 
     def score(row: int, origins: _F, pitches: _F) -> _F:
         m = rows == row
@@ -866,51 +890,97 @@ def _fit_grid(
             hx[m & back], hw[m & back], origins, pitches, slots(row, True)
         )
 
-    anchors = np.unique(np.round(hx[rows == anchor], 1))
-    starts = np.unique([s.col for s in layout.values() if s.row == anchor])
-    # every trial grid at once: each pitch, and an origin that puts an anchor on each slot of its row
-    pitch_1 = card_w * np.linspace(0.85, 1.75, 37)
-    grid = np.round(anchors[None, :, None] - starts[None, None, :] * pitch_1[:, None, None], 0)
-    o = grid.reshape(len(pitch_1), -1)
-    keep = np.ones(o.shape, bool)
-    keep[:, 1:] = np.diff(np.sort(o, axis=1), axis=1) > 0  # one trial per distinct origin of a pitch
-    o = np.sort(o, axis=1)
-    p = np.broadcast_to(pitch_1[:, None], o.shape)[keep]
-    o = o[keep]
-    base = score(anchor, o, p)
-    top = np.argsort(-base, kind="stable")[:16]
-    o, p, base = o[top], p[top], base[top]
+    # the row maps of one fit share most rows: a row's scores are kept (``memo``, per fit: same heads, same grids)
+    memo = {} if memo is None else memo
+    key: tuple[object, ...] = (anchor, (rows == anchor).tobytes())
+    if key not in memo:
+        anchors = np.unique(np.round(hx[rows == anchor], 1))
+        starts = np.unique([s.col for s in layout.values() if s.row == anchor])
+        # every trial grid at once: each pitch, and an origin that puts an anchor on each slot of its row
+        pitch_1 = card_w * _PITCHES
+        grid = np.round(anchors[None, :, None] - starts[None, None, :] * pitch_1[:, None, None], 0)
+        o = grid.reshape(len(pitch_1), -1)
+        keep = np.ones(o.shape, bool)
+        keep[:, 1:] = np.diff(np.sort(o, axis=1), axis=1) > 0  # one trial per distinct origin of a pitch
+        o = np.sort(o, axis=1)
+        p = np.broadcast_to(pitch_1[:, None], o.shape)[keep]
+        o = o[keep]
+        base = score(anchor, o, p)
+        top = _first_most(base, 16)
+        memo[key] = o[top], p[top], base[top]
+    o, p, base = memo[key]
     others = [r for r in used if r != anchor]
     if not others:
         k = int(np.argmax(base))
         return float(base[k]), _Grid((0.0, 0.0), row_u[anchor], float(o[k]), float(p[k]), card_h=card_h)
-    s_grid, lean_grid = np.meshgrid(np.linspace(0.0, 0.15, 7), np.linspace(-0.2, 0.2, 9), indexing="ij")
-    s_all, lean_all = s_grid.ravel(), lean_grid.ravel()
+    s_all, lean_all = _S_ALL, _LEAN_ALL
     total = np.repeat(base, len(s_all)) - _LEAN_COST * np.tile(np.abs(lean_all), len(base))
     oo, pp = np.repeat(o, len(s_all)), np.repeat(p, len(s_all))
     ss, ll = np.tile(s_all, len(base)), np.tile(lean_all, len(base))
     for r in others:
         dy = (row_u[r] - row_u[anchor]) / card_h
-        total = total + score(r, oo + pp * dy * (ll - ss * mid), pp * (1 + ss * dy))
+        row_key = (*key, r, (rows == r).tobytes(), dy)
+        if row_key not in memo:
+            memo[row_key] = (score(r, oo + pp * dy * (ll - ss * mid), pp * (1 + ss * dy)),)
+        total = total + memo[row_key][0]
     k = int(np.argmax(total))
     return float(total[k]), _Grid(
         (0.0, 0.0), row_u[anchor], float(oo[k]), float(pp[k]), float(ss[k]), float(ll[k]), mid, card_h
     )
 
 
-def _row_scores(xs: _F, ws: _F, origins: _F, pitches: _F, slots: list[tuple[float, float, float]]) -> _F:
+def _first_most(v: _F, k: int) -> npt.NDArray[np.intp]:
+    """The indices of the ``k`` largest of ``v``, largest first, ties in index order: ``np.argsort(-v,
+    kind="stable")[:k]`` without sorting all of ``v``."""
+    if len(v) <= k:
+        return np.argsort(-v, kind="stable")
+    cut = np.partition(-v, k - 1)[k - 1]
+    near = np.flatnonzero(-v <= cut)
+    out: npt.NDArray[np.intp] = near[np.argsort(-v[near], kind="stable")[:k]]
+    return out
+
+
+# the grids the fit tries: column pitches (card widths), and perspective scales and leans for the rows that follow
+_PITCHES = np.linspace(0.85, 1.75, 37)
+_S_ALL, _LEAN_ALL = (
+    g.ravel() for g in np.meshgrid(np.linspace(0.0, 0.15, 7), np.linspace(-0.2, 0.2, 9), indexing="ij")
+)
+
+
+def _row_scores(xs: _F, ws: _F, origins: _F, pitches: _F, slots: tuple[tuple[float, float, float], ...]) -> _F:
     """How well anchors ``xs`` (px, weighing ``ws``) sit on the slots (column, extent, weight) of many grids at
     once, one score per origin and pitch: the anchor's times the slot's weight when on it, 0 from 0.35 pitch
     off."""
     if len(xs) == 0 or not slots:
         return np.zeros(len(origins))
     cols = (xs[None, :] - origins[:, None]) / pitches[:, None]
-    best = np.zeros(cols.shape)
-    for start, extent, weight in slots:  # slot by slot: an array per slot is cheaper than one of every slot
-        off = np.maximum(start - cols, cols - (start + extent))
-        np.maximum(best, weight * (1.0 - np.maximum(off, 0.0) / 0.35), out=best)
+    table = _slot_table(slots)
+    if table is not None:
+        # only the slot whose reach starts last below a column can score it: each column is scored on that slot
+        # alone (the same sums as slot by slot, several times faster)
+        reach, starts, ends, weights = table
+        k = np.searchsorted(reach, cols, side="right")
+        off = np.maximum(np.take(starts, k) - cols, cols - np.take(ends, k))
+        best = np.maximum(0.0, np.take(weights, k) * (1.0 - np.maximum(off, 0.0) / 0.35))
+    else:
+        best = np.zeros(cols.shape)
+        for start, extent, weight in slots:  # slot by slot: an array per slot is cheaper than one of every slot
+            off = np.maximum(start - cols, cols - (start + extent))
+            np.maximum(best, weight * (1.0 - np.maximum(off, 0.0) / 0.35), out=best)
     out: _F = best @ ws
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _slot_table(slots: tuple[tuple[float, float, float], ...]) -> tuple[_F, _F, _F, _F] | None:
+    """The slots (column, extent, weight) sorted, as arrays: where the reach (0.35 pitch) of each after the first
+    starts, and each one's start, end and weight; None when two slots' reaches meet (a column near both)."""
+    order = sorted(slots)
+    starts = np.array([s for s, _, _ in order])
+    ends = np.array([s + e for s, e, _ in order])
+    if not np.all(starts[1:] - 0.35 > ends[:-1] + 0.35 + 1e-6):
+        return None
+    return starts[1:] - (0.35 + 1e-9), starts, ends, np.array([w for _, _, w in order])
 
 
 # ---------------------------------------------------------------- observation -> engine table

@@ -7,11 +7,24 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from engine import Table, find_game
 from engine.cards import code_text
-from vision.assemble import LAYOUTS, UNKNOWN, Observation, SeenCard, assemble, layout_name, reconcile, to_table
+from vision.assemble import (
+    LAYOUTS,
+    UNKNOWN,
+    Observation,
+    SeenCard,
+    _first_most,
+    _level_line,
+    _row_scores,
+    assemble,
+    layout_name,
+    reconcile,
+    to_table,
+)
 from vision.cards import NAMES, class_of
 from vision.detections import BACK, Detections
 from vision.synth import RenderOptions, SceneTruth, render_scene
@@ -120,11 +133,19 @@ def test_face_up_card_seen_by_its_bottom_right_index_alone() -> None:
 @pytest.mark.parametrize(("seed", "tilt"), [(1, 0.0), (5, 35.0)])
 def test_face_down_counts_of_a_fresh_deal(seed: int, tilt: float) -> None:
     piles = Table.dealt(find_game("klondike"), seed).piles_view()
-    _, truth = render_scene("klondike", piles, deck="paris", seed=seed,
-                            options=RenderOptions(max_tilt=tilt, hand_probability=0))
+    _, truth = render_scene(
+        "klondike", piles, deck="paris", seed=seed, options=RenderOptions(max_tilt=tilt, hand_probability=0)
+    )
     obs = assemble(truth_detections(truth), "klondike")
-    assert obs.face_down == {"s": 1, "w": 0, "f1": 0, "f2": 0, "f3": 0, "f4": 0,
-                             **{f"t{i}": i - 1 for i in range(1, 8)}}
+    assert obs.face_down == {
+        "s": 1,
+        "w": 0,
+        "f1": 0,
+        "f2": 0,
+        "f3": 0,
+        "f4": 0,
+        **{f"t{i}": i - 1 for i in range(1, 8)},
+    }
     assert obs.names() == {p: ([str(piles[p][-1][0])] if p.startswith("t") else []) for p in obs.piles}
     with_backs, _ = to_table(obs, face_down=True)
     for i in range(1, 8):
@@ -149,9 +170,13 @@ def test_duplicate_read_is_resolved_by_confidence_and_second_opinion() -> None:
     boxes = [[100, 100, 110, 120], [400, 300, 410, 320], [700, 100, 710, 120]]
     ids = [class_of("7H"), class_of("7H"), class_of("2C")]
     dets = Detections.build(
-        boxes, ids, [0.9, 0.5, 0.8],
-        {"second": np.array([class_of("7D"), class_of("7D"), class_of("2S")]),
-         "second_score": np.array([0.05, 0.4, 0.1], np.float32)},
+        boxes,
+        ids,
+        [0.9, 0.5, 0.8],
+        {
+            "second": np.array([class_of("7D"), class_of("7D"), class_of("2S")]),
+            "second_score": np.array([0.05, 0.4, 0.1], np.float32),
+        },
     )
     seen = {(round(c.x), round(c.y)): c.name for c in reconcile(dets, card_h=100.0)}
     assert seen[(105, 110)] == "7H"  # the confident read keeps the name
@@ -165,7 +190,9 @@ def test_a_name_read_on_two_cards(packs: int, names: list[str]) -> None:
     boxes = [[100, 100, 110, 120], [500, 400, 510, 420], [700, 100, 710, 120]]
     ids = [class_of("KS"), class_of("KS"), class_of("QS")]
     dets = Detections.build(
-        boxes, ids, [0.9, 0.6, 0.9],
+        boxes,
+        ids,
+        [0.9, 0.6, 0.9],
         {"second": np.array([class_of("QS")] * 3), "second_score": np.array([0.3, 0.3, 0.3], np.float32)},
     )
     assert sorted(c.name for c in reconcile(dets, card_h=100.0, packs=packs)) == sorted(names)
@@ -189,8 +216,14 @@ def test_two_reads_of_a_name_are_one_card_only_along_its_diagonal(second: list[i
 def test_two_packs_pair_each_card_by_the_offset_its_corners_share() -> None:
     """Two 4D a row apart (two packs): the first's bottom-right index lies nearer the second's top-left one than
     its own top-left; the offset measured on another card (QS, read twice) pairs them right."""
-    boxes = [[211, 478, 221, 488], [261, 535, 271, 545], [288, 583, 298, 593], [340, 646, 350, 656],
-             [95, 95, 105, 105], [145, 152, 155, 162]]
+    boxes = [
+        [211, 478, 221, 488],
+        [261, 535, 271, 545],
+        [288, 583, 298, 593],
+        [340, 646, 350, 656],
+        [95, 95, 105, 105],
+        [145, 152, 155, 162],
+    ]
     dets = Detections.build(boxes, [class_of("4D")] * 4 + [class_of("QS")] * 2, np.ones(6))
     cards = reconcile(dets, card_h=60.0, packs=2)
     corners = sorted((c.name, round(c.x), round(c.y), c.other and tuple(round(v) for v in c.other)) for c in cards)
@@ -222,8 +255,17 @@ def _obs(game: str, piles: dict[str, list[str]]) -> Observation:
         # ... a misread top (the 3H lies on a column): the top card alone
         ("klondike", {"f1": ["4H"], "t1": ["KS", "3H"]}, "f1", ["4H"]),
         # Canfield: one base rank fits every foundation (the other spades and the 6D are seen in play: only 7)
-        ("canfield", {"f1": ["7D"], "f2": ["9S"], "t1": ["6S", "5S", "4S", "3S", "2S", "AS", "KS", "QS", "JS", "10S"],
-                      "r": ["6D"]}, "f2", ["7S", "8S", "9S"]),
+        (
+            "canfield",
+            {
+                "f1": ["7D"],
+                "f2": ["9S"],
+                "t1": ["6S", "5S", "4S", "3S", "2S", "AS", "KS", "QS", "JS", "10S"],
+                "r": ["6D"],
+            },
+            "f2",
+            ["7S", "8S", "9S"],
+        ),
         # ... several base ranks fit: the top card alone
         ("canfield", {"f1": ["7D"], "f2": ["9S"]}, "f2", ["9S"]),
         # ... two foundations of one suit (one pack): neither is filled
@@ -241,9 +283,12 @@ def _obs(game: str, piles: dict[str, list[str]]) -> Observation:
         ("louis", {"f2": ["3H"], "f6": ["QH"]}, "f6", ["KH", "QH"]),
         # General Sedgewick: the dealt base, when one fits every foundation (the jack or queen as the base would
         # put the JS or QS, seen on the cross, on f2; a lower one the 9C)
-        ("general-sedgewick",
-         {"f1": ["QC"], "f2": ["10S"], "t1": [f"{r}C" for r in "A23456789"], "t2": ["JS", "QS"]},
-         "f1", ["10C", "JC", "QC"]),
+        (
+            "general-sedgewick",
+            {"f1": ["QC"], "f2": ["10S"], "t1": [f"{r}C" for r in "A23456789"], "t2": ["JS", "QS"]},
+            "f1",
+            ["10C", "JC", "QC"],
+        ),
     ],
 )
 def test_foundations_filled_only_when_the_evidence_is_consistent(
@@ -260,3 +305,67 @@ def test_a_backs_only_reading() -> None:
     backs = dets[dets.class_id == BACK]
     obs = assemble(backs, "klondike")
     assert obs.face_down == expected_piles(truth, "klondike")[1]
+
+
+def _row_scores_slot_by_slot(
+    xs: npt.NDArray[np.float64],
+    ws: npt.NDArray[np.float64],
+    origins: npt.NDArray[np.float64],
+    pitches: npt.NDArray[np.float64],
+    slots: tuple[tuple[float, float, float], ...],
+) -> npt.NDArray[np.float64]:
+    cols = (xs[None, :] - origins[:, None]) / pitches[:, None]
+    best = np.zeros(cols.shape)
+    for start, extent, weight in slots:
+        off = np.maximum(start - cols, cols - (start + extent))
+        np.maximum(best, weight * (1.0 - np.maximum(off, 0.0) / 0.35), out=best)
+    out: npt.NDArray[np.float64] = best @ ws
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_row_scores_each_column_on_one_slot_as_slot_by_slot(game: str) -> None:
+    """The fit's speed-up (each column scored on the one slot whose reach holds it) gives the very same sums."""
+    rng = np.random.default_rng(7)
+    layout = LAYOUTS[game]
+    for row in {s.row for s in layout.values()}:
+        slots = tuple((s.col, s.extent, float(rng.choice([0.0, 1.0, 1.25]))) for s in layout.values() if s.row == row)
+        xs, ws = rng.uniform(0, 1900, 9), rng.uniform(0.15, 1.0, 9)
+        origins, pitches = rng.uniform(-300, 600, 500), rng.uniform(80, 260, 500)
+        origins[:5] = xs[0] - np.array([s for s, _, _ in slots[:5]]) * pitches[:5]  # columns right on slots
+        want = _row_scores_slot_by_slot(xs, ws, origins, pitches, slots)
+        assert np.array_equal(_row_scores(xs, ws, origins, pitches, slots), want)
+
+
+def test_first_most_is_a_stable_sort() -> None:
+    rng = np.random.default_rng(3)
+    for n in (5, 16, 17, 400):
+        v = rng.integers(0, 6, n).astype(np.float64)  # many ties
+        assert np.array_equal(_first_most(v, 16), np.argsort(-v, kind="stable")[:16])
+
+
+def _level_line_pair_by_pair(xs: np.ndarray, ys: np.ndarray, card_h: float) -> tuple[float, float]:
+    best, best_on = (0.0, float(ys.min())), np.zeros(len(xs), bool)
+    for i in range(len(xs)):
+        for j in range(len(xs)):
+            dx = xs[j] - xs[i]
+            if j != i and (dx <= 0 or abs(ys[j] - ys[i]) > 0.06 * dx):
+                continue
+            a = float((ys[j] - ys[i]) / dx) if j != i else 0.0
+            on = np.abs(ys - (a * xs + ys[i] - a * xs[i])) < 0.2 * card_h
+            if on.sum() > best_on.sum():
+                best, best_on = (a, float(ys[i] - a * xs[i])), on
+    if best_on.sum() >= 2 and np.ptp(xs[best_on]) > card_h:
+        a = float(np.clip(np.polyfit(xs[best_on], ys[best_on], 1)[0], -0.06, 0.06))
+        best = (a, float(np.median(ys[best_on] - a * xs[best_on])))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_level_line_all_pairs_at_once_as_pair_by_pair(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, 3, 30) * 300.0  # three rows, a little turned, and strays
+    xs = rng.uniform(0, 1800, 30)
+    ys = rows + 0.03 * xs + rng.normal(0, 8, 30)
+    ys[:4] = rng.uniform(0, 900, 4)
+    assert _level_line(xs, ys, 200.0) == _level_line_pair_by_pair(xs, ys, 200.0)
