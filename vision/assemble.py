@@ -447,10 +447,12 @@ class _Levelled:
     fit: _Fit
 
 
-def _levelled(first: list[SeenCard], backs: Detections, turn: float, rough_h: float, piles: _Setting) -> _Levelled:
+def _levelled(
+    first: list[SeenCard], backs: Detections, turn: float, rough_h: float, piles: _Setting, floor: float = -np.inf
+) -> _Levelled | None:
     """The cards (``first``) and backs turned level by ``turn`` (radians), the card measured, the bottom-right
     indices seen alone moved to their top-left corners, the cascades found and the layout fitted. ``piles``: the
-    game's, its card size not yet known."""
+    game's, its card size not yet known. None when no fit could score more than ``floor`` (``_fit_layout``)."""
     n = len(first)
     bx, by = _back_anchors(backs)
     x0 = np.concatenate([[c.x for c in first], bx]).astype(np.float64)
@@ -478,7 +480,8 @@ def _levelled(first: list[SeenCard], backs: Detections, turn: float, rough_h: fl
     head = _cascade_heads(xs, ys, card_h, card_w)
     sure = np.clip(np.concatenate([[c.confidence for c in first], backs.confidence]) / _SURE, 0.15, 1.0)
     setting = replace(piles, card_w=card_w, card_h=card_h)
-    return _Levelled(xs, ys, setting, diag, lone, head, _fit_layout(xs, ys, is_back, sure, head, setting))
+    fit = _fit_layout(xs, ys, is_back, sure, head, setting, floor)
+    return None if fit is None else _Levelled(xs, ys, setting, diag, lone, head, fit)
 
 
 def assemble(dets: Detections, game: str) -> Observation:
@@ -506,8 +509,14 @@ def assemble(dets: Detections, game: str) -> Observation:
     # read (they step down like a turned row) mislead it; the layout is also fitted a little turned either way,
     # and unturned, and the best fit decides (real reads on renders: piles exact 0.699 -> 0.722, selection seed)
     turns = [turn, *([0.0] if turn != 0.0 else []), turn - _TURN_STEP, turn + _TURN_STEP]
-    tries = [_levelled(first, backs, t, rough_h, game_piles) for t in turns]
-    best = max(tries, key=lambda t: t.fit.score)
+    # the first best try wins (as max() of them all): a later one only when it scores more, so a try that cannot
+    # is not fitted (``floor``)
+    best = _levelled(first, backs, turns[0], rough_h, game_piles)
+    assert best is not None
+    for t in turns[1:]:
+        other = _levelled(first, backs, t, rough_h, game_piles, best.fit.score)
+        if other is not None and other.fit.score > best.fit.score:
+            best = other
     xs, ys, diag, lone, head, fit = best.xs, best.ys, best.diag, best.lone, best.head, best.fit
     card_h = best.setting.card_h
     is_back = np.arange(len(xs)) >= n
@@ -748,10 +757,12 @@ def _fit_layout(
     sure: _F,
     head: list[int],
     setting: _Setting,
-) -> _Fit:
+    floor: float = -np.inf,
+) -> _Fit | None:
     """The rows and column grid that put the most heads on piles. Each head counts as its cascade's surest read
     (``sure``, per anchor: 1 for a read that is certainly right, less for a doubtful one), so that a phantom or a
-    misread (most of them are doubtful) pulls the fit less than the cards read clearly."""
+    misread (most of them are doubtful) pulls the fit less than the cards read clearly. None when no row map
+    could score more than ``floor``."""
     layout, card_h = setting.layout, setting.card_h
     heads = sorted(set(head))
     weight = np.zeros(len(xs))
@@ -787,27 +798,40 @@ def _fit_layout(
             {k: _spacing_cost(maps[k], lines(maps[k]), card_h) + n_stray for k, n in enumerate(strays) if n == n_stray}
         )
     ranked = [maps[k] for k in sorted(costs, key=lambda k: (costs[k], k))[:6]]
+    top_weight = max(1.0, _DEALT_WEIGHT)
     for rowmap in ranked:
+        line = lines(rowmap)
+        cost = _spacing_cost(rowmap, line, card_h) + sum(
+            float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r < 0
+        )
+        # a map's score is at most every head on a row scoring its most on a slot (``_row_scores``: weight times
+        # at most 1; no lean, nothing misplaced) less its cost: a map that cannot beat the best is not fitted
+        bound = top_weight * sum(float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r >= 0) - cost
+        if _cannot_win(bound, floor, None if best is None else best.score):
+            continue
         rows_of_head = np.full(len(heads), -1)
         for c, r in zip(clusters, rowmap, strict=True):
             rows_of_head[c] = r
-        line = lines(rowmap)
         row_u: dict[int, float] = {}
         for k, r in enumerate(rowmap):
             if r >= 0 and r not in row_u:
                 row_u[r] = line[k]
         score, grid = _fit_grid(hx, hw, rows_of_head, is_back[heads], row_u, setting, memo)
-        score -= _spacing_cost(rowmap, line, card_h) + sum(
-            float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r < 0
-        )
+        score -= cost
         score -= _misplaced(hx, u, hw, rows_of_head, row_u, replace(grid, line=(0.0, 0.0)), layout, card_h)
         if best is None or score > best.score + 1e-6:
             rows = [-1] * len(xs)
             for k, i in enumerate(heads):
                 rows[i] = int(rows_of_head[k])
             best = _Fit(score, rows, replace(grid, line=(a, b)), row_u)
-    assert best is not None
     return best
+
+
+def _cannot_win(bound: float, floor: float, best: float | None) -> bool:
+    """Whether a row map whose score is at most ``bound`` loses to an earlier turn's fit (it must score more than
+    ``floor``) or to the best map so far (it must score 1e-6 more than ``best``). 1e-6 covers the rounding of the
+    bound, summed in another order than the score (the scores are sums of ~50 terms of about 1)."""
+    return bound + 1e-6 <= floor or (best is not None and bound <= best)
 
 
 def _misplaced(
@@ -959,9 +983,21 @@ def _row_scores(xs: _F, ws: _F, origins: _F, pitches: _F, slots: tuple[tuple[flo
         # only the slot whose reach starts last below a column can score it: each column is scored on that slot
         # alone (the same sums as slot by slot, several times faster)
         reach, starts, ends, weights = table
-        k = np.searchsorted(reach, cols, side="right")
-        off = np.maximum(np.take(starts, k) - cols, cols - np.take(ends, k))
-        best = np.maximum(0.0, np.take(weights, k) * (1.0 - np.maximum(off, 0.0) / 0.35))
+        # np.searchsorted(reach, cols, side="right") counted by comparisons (a row has few slots: ~2x faster), and
+        # the same operations as slot by slot done in place
+        k = np.zeros(cols.shape, np.intp)
+        for r in reach:
+            k += cols >= r
+        best = np.take(starts, k)
+        np.subtract(best, cols, out=best)
+        after = np.take(ends, k)
+        np.subtract(cols, after, out=after)
+        np.maximum(best, after, out=best)  # off
+        np.maximum(best, 0.0, out=best)
+        np.divide(best, 0.35, out=best)
+        np.subtract(1.0, best, out=best)
+        np.multiply(np.take(weights, k), best, out=best)
+        np.maximum(0.0, best, out=best)
     else:
         best = np.zeros(cols.shape)
         for start, extent, weight in slots:  # slot by slot: an array per slot is cheaper than one of every slot
@@ -976,11 +1012,11 @@ def _slot_table(slots: tuple[tuple[float, float, float], ...]) -> tuple[_F, _F, 
     """The slots (column, extent, weight) sorted, as arrays: where the reach (0.35 pitch) of each after the first
     starts, and each one's start, end and weight; None when two slots' reaches meet (a column near both)."""
     order = sorted(slots)
-    starts = np.array([s for s, _, _ in order])
-    ends = np.array([s + e for s, e, _ in order])
+    starts = np.array([s for s, _, _ in order], dtype=np.float64)  # float: ``_row_scores`` works in place
+    ends = np.array([s + e for s, e, _ in order], dtype=np.float64)
     if not np.all(starts[1:] - 0.35 > ends[:-1] + 0.35 + 1e-6):
         return None
-    return starts[1:] - (0.35 + 1e-9), starts, ends, np.array([w for _, _, w in order])
+    return starts[1:] - (0.35 + 1e-9), starts, ends, np.array([w for _, _, w in order], dtype=np.float64)
 
 
 # ---------------------------------------------------------------- observation -> engine table

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
+import vision.assemble
 from engine import Table, find_game
 from engine.cards import code_text
 from vision.assemble import (
@@ -369,3 +371,34 @@ def test_level_line_all_pairs_at_once_as_pair_by_pair(seed: int) -> None:
     ys = rows + 0.03 * xs + rng.normal(0, 8, 30)
     ys[:4] = rng.uniform(0, 900, 4)
     assert _level_line(xs, ys, 200.0) == _level_line_pair_by_pair(xs, ys, 200.0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fits_that_cannot_win_are_skipped_without_changing_the_observation(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Row maps and turns whose score bound loses are not fitted: the same observations as fitting them all, on
+    reads that fit the layout badly (reads dropped, doubtful, misplaced) as well as on perfect ones."""
+    rng = np.random.default_rng(11)
+    scenes = []
+    for seed in (1, 2):
+        dets = truth_detections(_render(game, seed, 0.2))
+        scenes.append(dets)
+        keep = rng.uniform(size=len(dets)) > 0.3
+        boxes = (dets.boxes[keep] + rng.normal(0, 25, (int(keep.sum()), 1))).astype(np.float32)
+        conf = rng.uniform(0.3, 1.0, int(keep.sum())).astype(np.float32)
+        scenes.append(Detections(boxes, dets.class_id[keep], conf))
+    pruned = [repr(assemble(d, game)) for d in scenes]
+    fit_grid = vision.assemble._fit_grid
+    most = []
+
+    def checked(*args: Any) -> tuple[float, Any]:  # the bound's premise: a grid scores at most its heads' weight
+        score, grid = fit_grid(*args)
+        hw, rows = args[1], args[2]
+        most.append(score / (max(1.0, vision.assemble._DEALT_WEIGHT) * float(np.sum(hw[rows >= 0]))))
+        return score, grid
+
+    monkeypatch.setattr(vision.assemble, "_cannot_win", lambda *_: False)
+    monkeypatch.setattr(vision.assemble, "_fit_grid", checked)
+    assert [repr(assemble(d, game)) for d in scenes] == pruned
+    assert max(most) <= 1.0 + 1e-9
