@@ -85,9 +85,7 @@ def bench_board(cam: SynthCamera, renderer: Renderer, intr: CameraIntrinsics) ->
             if view is None:
                 print(f"  tilt {tilt:4.0f}: board not found")
                 continue
-            errs.append(
-                _area_error(plane_from_board(view, intr, (cam.width, cam.height)), cam, rot, t, lo, hi)
-            )
+            errs.append(_area_error(plane_from_board(view, intr, (cam.width, cam.height)), cam, rot, t, lo, hi))
         print(f"  tilt {tilt:4.0f} deg: mean {np.mean(errs):.3f} mm, worst scene {np.max(errs):.3f} mm")
 
 
@@ -124,21 +122,14 @@ def bench_speed(cam: SynthCamera, intr: CameraIntrinsics, calls: int) -> None:
                 plane_from_cards(quads, camera, (cam.width, cam.height))
                 times.append(time.perf_counter() - start)
             ms = 1000 * np.array(times)
-            print(
-                f"  {count:2d} cards, {label:13s}: median {np.median(ms):.2f} ms,"
-                f" p95 {np.percentile(ms, 95):.2f} ms"
-            )
+            print(f"  {count:2d} cards, {label:13s}: median {np.median(ms):.2f} ms, p95 {np.percentile(ms, 95):.2f} ms")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer trials (about 15 s)")
     args = parser.parse_args()
-    print(
-        f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, python {platform.python_version()}"
-    )
+    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, python {platform.python_version()}")
     cam = SynthCamera.make()
     texture, px_per_mm, _ = board_texture(DEFAULT_BOARD)
     renderer = Renderer(cam, texture, px_per_mm)

@@ -96,7 +96,10 @@ def scenes(deck: str, n: int, seed: int = 5000) -> list[tuple[Any, Any]]:
         game = ("klondike", "canfield")[k % 2]
         tilt = (0.0, 25.0, 45.0)[(k // 2) % 3]
         image, truth = render_scene(
-            game, _positions(game, seed + k), deck=deck, seed=seed + k,
+            game,
+            _positions(game, seed + k),
+            deck=deck,
+            seed=seed + k,
             options=RenderOptions(max_tilt=tilt, hand_probability=0.0),
         )
         out.append((image, truth))
@@ -139,6 +142,7 @@ def bench_deck(
             ob.append([*q.min(0), *q.max(0)])
             on.append(class_of(c.card))
     from vision.deckmatch import embed_views
+
     oemb = embed_views(image, np.array(ob, np.float32), rec.classifier)
     oracle = DeckProfile(tuple(np.repeat(on, oemb.shape[1]).tolist()), oemb.reshape(-1, oemb.shape[-1]), deck.model)
     cls_oracle = 0
@@ -183,13 +187,19 @@ def bench_deck(
             "before": round(cls_before / max(cls_total, 1), 4),
             "after": round(cls_after[(deck.temperature, after.deck_weight)] / max(cls_total, 1), 4),
             "after_if_enrolment_were_perfect": round(cls_oracle / max(cls_total, 1), 4),
-            "after_by_temperature_weight": {f"T={t} w={w}": round(v / max(cls_total, 1), 4)
-                                            for (t, w), v in cls_after.items()},
+            "after_by_temperature_weight": {
+                f"T={t} w={w}": round(v / max(cls_total, 1), 4) for (t, w), v in cls_after.items()
+            },
         },
         "b_end_to_end": {
-            k: {"visible": v[0], "named": round(v[1] / max(v[0], 1), 4), "detections": v[2],
-                "phantom_rate": round(v[3] / max(v[2], 1), 4)}
-            for k, v in e2e.items() if v[0]
+            k: {
+                "visible": v[0],
+                "named": round(v[1] / max(v[0], 1), 4),
+                "detections": v[2],
+                "phantom_rate": round(v[3] / max(v[2], 1), 4),
+            }
+            for k, v in e2e.items()
+            if v[0]
         },
         "seconds": round(total_s, 1),
     }

@@ -144,8 +144,16 @@ def bench_real(rec: Recogniser, folder: Path = REAL, worst_dir: Path | None = No
         truth = {n for n, _ in labels}
         t, f, m = len(pred & truth), len(pred - truth), len(truth - pred)
         tp, fp, fn = tp + t, fp + f, fn + m
-        rows.append((str(path.relative_to(folder)), len(truth), t / max(len(truth), 1), t / max(len(pred), 1),
-                     sorted(truth - pred), sorted(pred - truth)))
+        rows.append(
+            (
+                str(path.relative_to(folder)),
+                len(truth),
+                t / max(len(truth), 1),
+                t / max(len(pred), 1),
+                sorted(truth - pred),
+                sorted(pred - truth),
+            )
+        )
         if worst_dir is not None:
             reads = [(n, b, n in truth) for n, b in zip(dets.names, dets.boxes, strict=True) if n != "back"]
             missed = [(n, b) for n, b in labels if n not in pred]
@@ -169,10 +177,29 @@ def bench_real(rec: Recogniser, folder: Path = REAL, worst_dir: Path | None = No
 # ---------------------------------------------------------------- unseen decks (renders)
 
 
-UNSEEN_GAMES = ("klondike", "canfield", "klondike", "canfield", "general-sedgewick", "the-queens", "sly", "louis",
-                "the-great-thirteen")  # Klondike and Canfield twice (the most played), as in earlier figures
-ASSEMBLY_GAMES = ("klondike", "klondike/draw3", "canfield", "canfield/modern", "general-sedgewick", "four-seasons",
-                  "the-queens", "sly", "louis", "the-great-thirteen")
+UNSEEN_GAMES = (
+    "klondike",
+    "canfield",
+    "klondike",
+    "canfield",
+    "general-sedgewick",
+    "the-queens",
+    "sly",
+    "louis",
+    "the-great-thirteen",
+)  # Klondike and Canfield twice (the most played), as in earlier figures
+ASSEMBLY_GAMES = (
+    "klondike",
+    "klondike/draw3",
+    "canfield",
+    "canfield/modern",
+    "general-sedgewick",
+    "four-seasons",
+    "the-queens",
+    "sly",
+    "louis",
+    "the-great-thirteen",
+)
 VISIBLE = 0.25  # an index (or a back's strip) this little covered can be read
 
 
@@ -287,8 +314,13 @@ def bench_unseen(
         deck = decks[k % len(decks)]
         tilt = (0.0, 25.0, 45.0)[(k // len(UNSEEN_GAMES)) % 3]
         piles = _positions(game, seed + k)
-        image, truth = render_scene(game, piles, deck=deck, seed=seed + k,
-                                    options=RenderOptions(max_tilt=tilt, hand_probability=0.33, close_up=close_up))
+        image, truth = render_scene(
+            game,
+            piles,
+            deck=deck,
+            seed=seed + k,
+            options=RenderOptions(max_tilt=tilt, hand_probability=0.33, close_up=close_up),
+        )
         found = recognise(image, rec)
         dets = found[found.class_id < BACK]
         centres = dets.centres
@@ -335,10 +367,17 @@ def bench_unseen(
             share = (named - scene_named) / max(seen - scene_seen, 1)
             wrong = int(np.sum(~good))
             reads = [(n, b, bool(g)) for n, b, g in zip(dets.names, dets.boxes, good, strict=True)]
-            title = (f"{deck}, {game}, seed {seed + k}, tilt {truth.settings['tilt_deg']:.0f}: named {share:.2f}, "
-                     f"{wrong} wrong of {len(dets)} reads")
-            pictures.append((share - wrong / max(len(dets), 1), f"{deck}-{game}-{seed + k}",
-                             draw_reads(image, reads, missed, title)))
+            title = (
+                f"{deck}, {game}, seed {seed + k}, tilt {truth.settings['tilt_deg']:.0f}: named {share:.2f}, "
+                f"{wrong} wrong of {len(dets)} reads"
+            )
+            pictures.append(
+                (
+                    share - wrong / max(len(dets), 1),
+                    f"{deck}-{game}-{seed + k}",
+                    draw_reads(image, reads, missed, title),
+                )
+            )
         phantoms += int(np.sum(~good))  # a read on no index of the card it names: wrong name or nothing there
         dets_total += len(dets)
         pile_score.add(game, assemble(found, game), truth)
@@ -377,8 +416,13 @@ def bench_boxes(rec: Recogniser, scenes: int = 45, seed: int = 7000, split: str 
         game = UNSEEN_GAMES[k % len(UNSEEN_GAMES)]
         deck = decks[k % len(decks)]
         tilt = (0.0, 25.0, 45.0)[(k // len(UNSEEN_GAMES)) % 3]
-        image, truth = render_scene(game, _positions(game, seed + k), deck=deck, seed=seed + k,
-                                    options=RenderOptions(max_tilt=tilt, hand_probability=0.33))
+        image, truth = render_scene(
+            game,
+            _positions(game, seed + k),
+            deck=deck,
+            seed=seed + k,
+            options=RenderOptions(max_tilt=tilt, hand_probability=0.33),
+        )
         out, scale, dh = detector_maps(image, rec)
         boxes, _ = _peaks(out, 0, scale, dh, rec.det_threshold, rec.max_candidates)
         centres = (boxes[:, :2] + boxes[:, 2:]) / 2
@@ -447,8 +491,13 @@ def bench_assembly(scenes: int = 140, seed: int = 3000, hands: float = 0.33, pha
     for k in range(scenes):
         game = ASSEMBLY_GAMES[k % len(ASSEMBLY_GAMES)]
         tilt = (0.0, 25.0, 45.0)[(k // len(ASSEMBLY_GAMES)) % 3]
-        _, truth = render_scene(game, _positions(game, seed + k), deck=decks[k % len(decks)], seed=seed + k,
-                                options=RenderOptions(max_tilt=tilt, hand_probability=hands))
+        _, truth = render_scene(
+            game,
+            _positions(game, seed + k),
+            deck=decks[k % len(decks)],
+            seed=seed + k,
+            options=RenderOptions(max_tilt=tilt, hand_probability=hands),
+        )
         dets = with_phantoms(truth_detections(truth), phantoms, np.random.default_rng(seed + k), truth.camera.size)
         t = time.perf_counter()
         observation = assemble(dets, game)
@@ -522,8 +571,11 @@ def main() -> None:
     if a.only in (None, "real") and REAL.exists():
         print("real photos:", bench_real(rec, worst_dir=a.worst_dir), flush=True)
     if a.only in (None, "unseen"):
-        print("unseen decks:", bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up,
-                                                   worst_dir=a.worst_dir), flush=True)
+        print(
+            "unseen decks:",
+            bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up, worst_dir=a.worst_dir),
+            flush=True,
+        )
     if a.only == "boxes":  # the detector's box sizes vs the truth (not part of the default run)
         for split in ("unseen", "train"):
             print("detector boxes:", bench_boxes(rec, a.scenes, seed=a.seed, split=split), flush=True)

@@ -92,9 +92,7 @@ DEFAULT_BOARD = BoardSpec()
 
 def cv_board(spec: BoardSpec) -> cv2.aruco.CharucoBoard:
     dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARIES[spec.dictionary])
-    return cv2.aruco.CharucoBoard(
-        (spec.squares_x, spec.squares_y), spec.square_mm, spec.marker_mm, dictionary
-    )
+    return cv2.aruco.CharucoBoard((spec.squares_x, spec.squares_y), spec.square_mm, spec.marker_mm, dictionary)
 
 
 def board_image(spec: BoardSpec, px_per_mm: float) -> npt.NDArray[np.uint8]:

@@ -29,9 +29,7 @@ def calibrate_views(
     ``fix_k3``: webcams rarely need the 6th-order radial term, and with few views it overfits the edges.
     """
     if len(views) < MIN_VIEWS:
-        raise NotEnoughViewsError(
-            f"only {len(views)} distinct view(s) of the board; at least {MIN_VIEWS} are needed"
-        )
+        raise NotEnoughViewsError(f"only {len(views)} distinct view(s) of the board; at least {MIN_VIEWS} are needed")
     flags = cv2.CALIB_FIX_K3 if fix_k3 else 0
     rms, matrix, dist, per_view = _calibrate(views, image_size, flags)
     median = float(np.median(per_view))
@@ -113,7 +111,6 @@ def calibrate_frames(
         advice = collector.advice()
         hint = f"; {advice[0]}" if advice else "; move or tilt the board between views"
         raise NotEnoughViewsError(
-            f"{source_name}: only {len(collector.views)} distinct view(s) of the board, "
-            f"{MIN_VIEWS} are needed{hint}"
+            f"{source_name}: only {len(collector.views)} distinct view(s) of the board, {MIN_VIEWS} are needed{hint}"
         )
     return calibrate_views(collector.views, collector.image_size, board)

@@ -82,9 +82,7 @@ def _usable(quads: list[FloatArray]) -> FloatArray:
     ok = np.asarray(np.isfinite(pts).all(axis=(1, 2)), np.bool_)
     ok = ok & (np.abs(_signed_area(np.where(ok[:, None, None], pts, 0.0))) >= MIN_CARD_AREA_PX)
     if not ok.any():
-        raise PlaneError(
-            f"no usable card outline among {len(quads)} given; the table plane needs at least one"
-        )
+        raise PlaneError(f"no usable card outline among {len(quads)} given; the table plane needs at least one")
     return np.asarray(pts[ok], np.float64)
 
 
@@ -115,9 +113,7 @@ def _initial(obs: FloatArray, half: FloatArray) -> tuple[FloatArray, npt.NDArray
     n = len(obs)
     models = _model(half, np.array([False, True]))
     candidates = [
-        np.asarray(
-            cv2.getPerspectiveTransform(model.astype(np.float32), obs[k].astype(np.float32)), np.float64
-        )
+        np.asarray(cv2.getPerspectiveTransform(model.astype(np.float32), obs[k].astype(np.float32)), np.float64)
         for k in np.argsort(-np.abs(_signed_area(obs)))[:CANDIDATE_CARDS]
         for model in models
     ]
@@ -258,9 +254,7 @@ class _Solver:
         dcard[0] = 0.0  # card 0 is the fixed anchor of the frame
         return dplane.reshape(n, 8, -1), dcard.reshape(n, 8, 3)
 
-    def _step(
-        self, jp: FloatArray, jc: FloatArray, res: FloatArray, damping: float
-    ) -> tuple[FloatArray, FloatArray]:
+    def _step(self, jp: FloatArray, jc: FloatArray, res: FloatArray, damping: float) -> tuple[FloatArray, FloatArray]:
         """One damped Gauss-Newton step by the Schur complement: the card blocks are independent 3 x 3s.
 
         Small batched products only: one big dense solve costs far more, mostly in BLAS thread start-up.

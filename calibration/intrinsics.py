@@ -118,9 +118,7 @@ class CameraIntrinsics:
             return pts.copy()
         k_inv = np.linalg.inv(self.matrix)
         rays = np.column_stack([pts, np.ones(len(pts))]) @ k_inv.T
-        img, _ = cv2.projectPoints(
-            rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), self.matrix, self.dist_array
-        )
+        img, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), self.matrix, self.dist_array)
         return np.asarray(img, np.float64).reshape(-1, 2)
 
     def to_json(self) -> dict[str, Any]:
@@ -147,13 +145,9 @@ class CameraIntrinsics:
         fx, fy = r.number("fx", positive=True), r.number("fy", positive=True)
         cx, cy = r.number("cx"), r.number("cy")
         if fx > 0 and fy > 0 and not 0.5 < fx / fy < 2.0:
-            r.problems.append(
-                f"{r.where}: fx / fy = {fx / fy:.2f}, no real camera has such non-square pixels"
-            )
+            r.problems.append(f"{r.where}: fx / fy = {fx / fy:.2f}, no real camera has such non-square pixels")
         if width > 0 and height > 0 and not (0 <= cx <= width and 0 <= cy <= height):
-            r.problems.append(
-                f"{r.where}: principal point ({cx:g}, {cy:g}) lies outside the {width}x{height} image"
-            )
+            r.problems.append(f"{r.where}: principal point ({cx:g}, {cy:g}) lies outside the {width}x{height} image")
         dist = r.numbers("dist", DIST_LENGTHS)
         rms = r.number("rms_px", minimum=0.0)
         views = r.integer("views", minimum=0)

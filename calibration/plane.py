@@ -66,9 +66,7 @@ class TablePlane:
             pts = self.intrinsics.distort_points(pts)
         return pts
 
-    def top_down_homography(
-        self, origin_mm: tuple[float, float], px_per_mm: float | None = None
-    ) -> FloatArray:
+    def top_down_homography(self, origin_mm: tuple[float, float], px_per_mm: float | None = None) -> FloatArray:
         """Undistorted image px -> top-down view px, with table point ``origin_mm`` at view pixel (0, 0)."""
         s = self.px_per_mm if px_per_mm is None else px_per_mm
         to_view = np.array([[s, 0.0, -s * origin_mm[0]], [0.0, s, -s * origin_mm[1]], [0.0, 0.0, 1.0]])
@@ -108,9 +106,7 @@ class TablePlane:
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=(-1.0, -1.0, 0.0, 0.0),
         )
-        return np.ascontiguousarray(warped[..., 0], np.float32), np.ascontiguousarray(
-            warped[..., 1], np.float32
-        )
+        return np.ascontiguousarray(warped[..., 0], np.float32), np.ascontiguousarray(warped[..., 1], np.float32)
 
     def top_down(
         self,
@@ -236,9 +232,7 @@ def plane_from_board(
     if intrinsics is not None:
         img = intrinsics.undistort_points(img)
         # With the lens known, a 6-degree-of-freedom pose is better constrained than a free homography.
-        ok, rvec, tvec = cv2.solvePnP(
-            view.object_points, img, intrinsics.matrix, None, flags=cv2.SOLVEPNP_IPPE
-        )
+        ok, rvec, tvec = cv2.solvePnP(view.object_points, img, intrinsics.matrix, None, flags=cv2.SOLVEPNP_IPPE)
         if not ok:
             raise PlaneError("the board's pose could not be solved; is the board flat?")
         rot, _ = cv2.Rodrigues(rvec)

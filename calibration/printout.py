@@ -33,9 +33,7 @@ class Paper(enum.Enum):
         return (210.0, 297.0) if self is Paper.A4 else (215.9, 279.4)
 
 
-def render_page(
-    paper: Paper, board: BoardSpec = DEFAULT_BOARD, dpi: int = DEFAULT_DPI
-) -> npt.NDArray[np.uint8]:
+def render_page(paper: Paper, board: BoardSpec = DEFAULT_BOARD, dpi: int = DEFAULT_DPI) -> npt.NDArray[np.uint8]:
     """The whole page as a grey image at ``dpi``; the board's squares are exactly ``board.square_mm``."""
     page_w, page_h = paper.size_mm
     if board.width_mm > page_w - 10 or TOP_MARGIN_MM + board.height_mm + TEXT_SPACE_MM > page_h:
@@ -72,9 +70,7 @@ def _scale_bar(page: npt.NDArray[np.uint8], ppm: float, x_mm: float, y_mm: float
         page[y0 - round(tall * ppm) : y0, max(0, x - 2) : x + 2] = 0
 
 
-def _text(
-    page: npt.NDArray[np.uint8], text: str, ppm: float, x_mm: float, y_mm: float, width_mm: float
-) -> None:
+def _text(page: npt.NDArray[np.uint8], text: str, ppm: float, x_mm: float, y_mm: float, width_mm: float) -> None:
     font = cv2.FONT_HERSHEY_SIMPLEX
     thickness = max(1, round(0.25 * ppm))
     (w, _), _ = cv2.getTextSize(text, font, 1.0, thickness)

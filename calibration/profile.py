@@ -50,9 +50,7 @@ class Profile:
         r = Reader(data, "")
         fmt = r.data.get("format")
         if fmt != FORMAT:
-            raise ProfileError(
-                f"{where}: not a Cadogan calibration profile (format is {fmt!r}, not {FORMAT!r})"
-            )
+            raise ProfileError(f"{where}: not a Cadogan calibration profile (format is {fmt!r}, not {FORMAT!r})")
         version = r.data.get("version")
         if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
             raise ProfileError(
@@ -86,8 +84,7 @@ def profile_path(name_or_path: str) -> Path:
         return Path(name_or_path)
     if not _NAME.match(name_or_path):
         raise ProfileError(
-            f"bad profile name {name_or_path!r}: use letters, digits, '.', '_' and '-'"
-            " (or give a path to a .json file)"
+            f"bad profile name {name_or_path!r}: use letters, digits, '.', '_' and '-' (or give a path to a .json file)"
         )
     return config_dir() / "profiles" / f"{name_or_path}.json"
 

@@ -40,9 +40,7 @@ def open_frames(source: str, every: int = 1) -> Iterator[Frame]:
             raise SourceError(f"{source}: folder has no images ({', '.join(IMAGE_SUFFIXES)})")
         return _images(files)
     if not path.exists():
-        raise SourceError(
-            f"{source}: no such file or folder (give a webcam index, a video, an image or a folder)"
-        )
+        raise SourceError(f"{source}: no such file or folder (give a webcam index, a video, an image or a folder)")
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return _images([path])
     capture = quiet_capture(str(path))

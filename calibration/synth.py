@@ -210,9 +210,7 @@ def card_scene(
     quads_mm = card_layout(rng)
     centre = quads_mm.reshape(-1, 2).mean(axis=0)
     spin = rng.uniform(-8, 8)
-    rot, t = look_at_pose(
-        cam, (float(centre[0]), float(centre[1])), distance_mm, tilt_deg, rng.uniform(-5, 5), spin
-    )
+    rot, t = look_at_pose(cam, (float(centre[0]), float(centre[1])), distance_mm, tilt_deg, rng.uniform(-5, 5), spin)
     exact = project(cam, rot, t, quads_mm.reshape(-1, 2)).reshape(-1, 4, 2)
     noisy = exact + rng.normal(0.0, noise_px, exact.shape)
     # A recogniser may start anywhere and go either way round: so must we.

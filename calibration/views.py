@@ -92,9 +92,7 @@ class ViewCollector:
         tilted = {i.tilt_towards for i in self.infos if i.tilt_deg >= TILT_DEG}
         missing = [side for side in ("left", "right", "top", "bottom") if side not in tilted]
         if missing:
-            out.append(
-                f"tilt the board about 30 degrees so that its {missing[0]} edge comes nearer the camera"
-            )
+            out.append(f"tilt the board about 30 degrees so that its {missing[0]} edge comes nearer the camera")
         if self.infos and min(i.area_fraction for i in self.infos) > 0.25:
             out.append("hold the board further away for one view")
         if self.infos and max(i.area_fraction for i in self.infos) < 0.15:

@@ -31,7 +31,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--annotate", metavar="OUT.png", help="also write IMAGE with the reads drawn on it")
     p.add_argument("--models", metavar="DIR", help="model folder (default: the shipped models/)")
     p.add_argument(
-        "--deck-profile", metavar="PROFILE",
+        "--deck-profile",
+        metavar="PROFILE",
         help="read with the deck enrolled in this profile (name or .json path; `cadogan calibrate deck`)",
     )
     p.set_defaults(run=run)

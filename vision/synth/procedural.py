@@ -195,8 +195,7 @@ _PIPS: dict[str, tuple[tuple[float, float], ...]] = {
     "7": ((-1, 0), (1, 0), (0, 0.25), (-1, 0.5), (1, 0.5), (-1, 1), (1, 1)),
     "8": ((-1, 0), (1, 0), (0, 0.25), (-1, 0.5), (1, 0.5), (0, 0.75), (-1, 1), (1, 1)),
     "9": ((-1, 0), (1, 0), (-1, 1 / 3), (1, 1 / 3), (0, 0.5), (-1, 2 / 3), (1, 2 / 3), (-1, 1), (1, 1)),
-    "10": ((-1, 0), (1, 0), (0, 1 / 6), (-1, 1 / 3), (1, 1 / 3), (-1, 2 / 3), (1, 2 / 3), (0, 5 / 6), (-1, 1),
-           (1, 1)),
+    "10": ((-1, 0), (1, 0), (0, 1 / 6), (-1, 1 / 3), (1, 1 / 3), (-1, 2 / 3), (1, 2 / 3), (0, 5 / 6), (-1, 1), (1, 1)),
 }
 
 
@@ -265,8 +264,9 @@ class _Style:
         canvas[:] = self.stock
         if self.frame:
             i = round(self.frame_inset)
-            cv2.rectangle(canvas, (i, i), (self.w - 1 - i, self.h - 1 - i), tuple(float(c) for c in colour), 2,
-                          cv2.LINE_AA)
+            cv2.rectangle(
+                canvas, (i, i), (self.w - 1 - i, self.h - 1 - i), tuple(float(c) for c in colour), 2, cv2.LINE_AA
+            )
         rank_mask, pip, gap = self.index_mask(rank, suit)
         iw = max(rank_mask.shape[1], pip.shape[1])
         ih = rank_mask.shape[0] + gap + pip.shape[0]
@@ -288,8 +288,10 @@ class _Style:
         return np.clip(canvas, 0, 255).astype(np.uint8), (x0, y0, x0 + iw, y0 + ih)
 
     def _middle(self, canvas: F64, rank: str, suit: str, colour: F64, index_right: int) -> None:
-        left, right = max(index_right + 0.05 * self.w, 0.27 * self.w), min(self.w - index_right - 0.05 * self.w,
-                                                                             0.73 * self.w)
+        left, right = (
+            max(index_right + 0.05 * self.w, 0.27 * self.w),
+            min(self.w - index_right - 0.05 * self.w, 0.73 * self.w),
+        )
         top, bottom = 0.16 * self.h, 0.84 * self.h
         if rank == "A":
             big = _resize_to(self.pips[suit], self.face_pip_w * 2.2)
@@ -310,8 +312,12 @@ class _Style:
                 paste(canvas, mask, round(cx - pw / 2), round(cy - ph / 2), colour)
             return
         # a court card: a framed picture, mirrored top to bottom, with the rank's letter and the suit in it
-        x0, y0, x1, y1 = round(left - 0.04 * self.w), round(top - 0.04 * self.h), round(right + 0.04 * self.w), round(
-            bottom + 0.04 * self.h)
+        x0, y0, x1, y1 = (
+            round(left - 0.04 * self.w),
+            round(top - 0.04 * self.h),
+            round(right + 0.04 * self.w),
+            round(bottom + 0.04 * self.h),
+        )
         # one picture per court card, the same in every process (hash() of a str is salted per process)
         rng = np.random.default_rng([self.seed, RANKS.index(rank), SUITS.index(suit)])
         cells = self.court_colours[rng.integers(0, 4, (6, 4))]
@@ -322,8 +328,13 @@ class _Style:
         letter = text_mask(rank, self.font, round((y1 - y0) * 0.3))
         paste(canvas, letter, (x0 + x1) // 2 - letter.shape[1] // 2, y0 + round((y1 - y0) * 0.1), colour)
         pip = _resize_to(self.pips[suit], self.face_pip_w)
-        paste(canvas, pip[::-1, ::-1], (x0 + x1) // 2 - pip.shape[1] // 2, y1 - round((y1 - y0) * 0.1) - pip.shape[0],
-              colour)
+        paste(
+            canvas,
+            pip[::-1, ::-1],
+            (x0 + x1) // 2 - pip.shape[1] // 2,
+            y1 - round((y1 - y0) * 0.1) - pip.shape[0],
+            colour,
+        )
 
 
 def _with_corners(bgr: U8, radius: float) -> U8:
