@@ -290,15 +290,14 @@ def _level_neighbours(xs: _F, ys: _F, slope: float) -> tuple[_F, _F]:
     """For each anchor, the next anchor to its right nearly level with it (within ``slope``): (dx, dy) px. The
     next pile of a row, or the next card of a fanned waste; a cascade's cards and a card's second index lie
     lower."""
-    out_x, out_y = [], []
-    for i in range(len(xs)):
-        dx, dy = xs - xs[i], ys - ys[i]
-        ok = np.flatnonzero((dx > 0) & (np.abs(dy) < slope * dx))
-        if len(ok):
-            k = ok[np.argmin(np.hypot(dx[ok], dy[ok]))]
-            out_x.append(float(dx[k]))
-            out_y.append(float(dy[k]))
-    return np.array(out_x), np.array(out_y)
+    if len(xs) == 0:
+        return np.zeros(0), np.zeros(0)
+    # all anchors at once (row i: from anchor i to each other), the nearest found as anchor by anchor
+    dx, dy = xs[None, :] - xs[:, None], ys[None, :] - ys[:, None]
+    ok = (dx > 0) & (np.abs(dy) < slope * dx)
+    has = np.flatnonzero(ok.any(axis=1))
+    k = np.argmin(np.where(ok, np.hypot(dx, dy), np.inf)[has], axis=1)  # the first of the nearest
+    return np.array([float(v) for v in dx[has, k]]), np.array([float(v) for v in dy[has, k]])
 
 
 def _rotation(xs: _F, ys: _F) -> float:
@@ -659,11 +658,16 @@ def _cascade_heads(xs: _F, ys: _F, card_h: float, card_w: float) -> list[int]:
     """For each anchor, the first card of its cascade: follow the nearest anchor just above it (a cascade shows
     10-35 % of each face-up card, less of a back; rows lie more than a card apart)."""
     head = list(range(len(xs)))
-    for i in sorted(range(len(xs)), key=lambda k: ys[k]):
-        dy = ys[i] - ys
-        ok = np.flatnonzero((dy > 0.02 * card_h) & (dy < 0.5 * card_h) & (np.abs(xs - xs[i]) < 0.3 * card_w))
-        if len(ok):
-            head[i] = head[int(ok[np.argmin(dy[ok])])]
+    if not head:
+        return head
+    # the anchor just above each one, for all at once (row i: from each anchor to anchor i)
+    dy = ys[:, None] - ys[None, :]
+    ok = (dy > 0.02 * card_h) & (dy < 0.5 * card_h) & (np.abs(xs[None, :] - xs[:, None]) < 0.3 * card_w)
+    above = np.argmin(np.where(ok, dy, np.inf), axis=1)  # the first of the nearest
+    has = np.any(ok, axis=1).tolist()
+    for i in sorted(range(len(xs)), key=lambda k: ys[k]):  # the one above lies higher: its head is known
+        if has[i]:
+            head[i] = head[int(above[i])]
     return head
 
 
@@ -978,6 +982,25 @@ def _row_scores(xs: _F, ws: _F, origins: _F, pitches: _F, slots: tuple[tuple[flo
     if len(xs) == 0 or not slots:
         return np.zeros(len(origins))
     cols = (xs[None, :] - origins[:, None]) / pitches[:, None]
+    unit = _unit_slots(slots)
+    if unit is not None:
+        # slots one pitch apart, alike: a column's slot is the nearest one (rounding; between two slots, where
+        # either scores 0, it may take the other one than the search below), the same operations after
+        first, last, weight = unit
+        best = np.subtract(cols, first) if first else cols.copy()
+        np.rint(best, out=best)
+        np.maximum(best, 0.0, out=best)
+        np.minimum(best, last - first, out=best)
+        if first:
+            np.add(best, first, out=best)
+        np.subtract(best, cols, out=best)
+        np.abs(best, out=best)  # off: max(start - col, col - start), both exact (a slot has no extent)
+        np.divide(best, 0.35, out=best)
+        np.subtract(1.0, best, out=best)
+        np.multiply(weight, best, out=best)
+        np.maximum(0.0, best, out=best)
+        out: _F = best @ ws
+        return out
     table = _slot_table(slots)
     if table is not None:
         # only the slot whose reach starts last below a column can score it: each column is scored on that slot
@@ -1003,8 +1026,22 @@ def _row_scores(xs: _F, ws: _F, origins: _F, pitches: _F, slots: tuple[tuple[flo
         for start, extent, weight in slots:  # slot by slot: an array per slot is cheaper than one of every slot
             off = np.maximum(start - cols, cols - (start + extent))
             np.maximum(best, weight * (1.0 - np.maximum(off, 0.0) / 0.35), out=best)
-    out: _F = best @ ws
+    out = best @ ws
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _unit_slots(slots: tuple[tuple[float, float, float], ...]) -> tuple[float, float, float] | None:
+    """(first column, last column, weight) when the slots are one pitch apart (columns ``first + k`` exactly), of
+    no extent and of one weight above 0: a column then scores on its nearest slot (``_row_scores``); else None."""
+    order = sorted(slots)
+    starts = np.array([s for s, _, _ in order], dtype=np.float64)
+    weights = {w for _, _, w in order}
+    if any(e != 0.0 for _, e, _ in order) or len(weights) != 1 or min(weights) <= 0.0:
+        return None
+    if not np.array_equal(starts, starts[0] + np.arange(len(starts), dtype=np.float64)):
+        return None
+    return float(starts[0]), float(starts[-1]), float(order[0][2])
 
 
 @functools.lru_cache(maxsize=256)

@@ -19,9 +19,12 @@ from vision.assemble import (
     UNKNOWN,
     Observation,
     SeenCard,
+    _cascade_heads,
     _first_most,
     _level_line,
+    _level_neighbours,
     _row_scores,
+    _unit_slots,
     assemble,
     layout_name,
     reconcile,
@@ -339,6 +342,25 @@ def test_row_scores_each_column_on_one_slot_as_slot_by_slot(game: str) -> None:
         assert np.array_equal(_row_scores(xs, ws, origins, pitches, slots), want)
 
 
+@pytest.mark.parametrize("first", [0.0, 1.0, 2.5])
+@pytest.mark.parametrize("n_slots", [1, 2, 7, 12])
+@pytest.mark.parametrize("weight", [1.0, 1.25])
+def test_row_scores_on_slots_a_pitch_apart_as_slot_by_slot(first: float, n_slots: int, weight: float) -> None:
+    """Slots a pitch apart, alike (a row of cascades): each column scored on its nearest slot gives the very same
+    sums, columns between two slots and at the edge of a slot's reach included."""
+    slots = tuple((first + k, 0.0, weight) for k in range(n_slots))
+    assert _unit_slots(slots) is not None
+    rng = np.random.default_rng(11)
+    xs, ws = rng.uniform(0, 1900, 9), rng.uniform(0.15, 1.0, 9)
+    origins, pitches = rng.uniform(-300, 600, 2000), rng.uniform(80, 260, 2000)
+    # columns of xs[0] at half a pitch, at a reach's end (0.35) and just inside it, and beyond the end slots
+    edge = np.array([0.5, 0.35, 0.3499, 0.6501, -0.35, -0.5, -1.2, n_slots - 0.5, n_slots + 0.3])
+    cols = first + rng.integers(0, n_slots, 1000) + rng.choice(edge, 1000)
+    origins[:1000] = xs[0] - cols * pitches[:1000]
+    want = _row_scores_slot_by_slot(xs, ws, origins, pitches, slots)
+    assert np.array_equal(_row_scores(xs, ws, origins, pitches, slots), want)
+
+
 def test_first_most_is_a_stable_sort() -> None:
     rng = np.random.default_rng(3)
     for n in (5, 16, 17, 400):
@@ -371,6 +393,46 @@ def test_level_line_all_pairs_at_once_as_pair_by_pair(seed: int) -> None:
     ys = rows + 0.03 * xs + rng.normal(0, 8, 30)
     ys[:4] = rng.uniform(0, 900, 4)
     assert _level_line(xs, ys, 200.0) == _level_line_pair_by_pair(xs, ys, 200.0)
+
+
+def _level_neighbours_one_by_one(
+    xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], slope: float
+) -> tuple[list[float], list[float]]:
+    out_x, out_y = [], []
+    for i in range(len(xs)):
+        dx, dy = xs - xs[i], ys - ys[i]
+        ok = np.flatnonzero((dx > 0) & (np.abs(dy) < slope * dx))
+        if len(ok):
+            k = ok[np.argmin(np.hypot(dx[ok], dy[ok]))]
+            out_x.append(float(dx[k]))
+            out_y.append(float(dy[k]))
+    return out_x, out_y
+
+
+def _cascade_heads_one_by_one(
+    xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], card_h: float, card_w: float
+) -> list[int]:
+    head = list(range(len(xs)))
+    for i in sorted(range(len(xs)), key=lambda k: ys[k]):
+        dy = ys[i] - ys
+        ok = np.flatnonzero((dy > 0.02 * card_h) & (dy < 0.5 * card_h) & (np.abs(xs - xs[i]) < 0.3 * card_w))
+        if len(ok):
+            head[i] = head[int(ok[np.argmin(dy[ok])])]
+    return head
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("n", [0, 1, 2, 40])
+def test_neighbours_and_cascade_heads_all_at_once_as_one_by_one(seed: int, n: int) -> None:
+    """Found for every anchor at once, the nearest neighbours are those found anchor by anchor, ties (anchors on
+    a grid, read twice) in the same order."""
+    rng = np.random.default_rng(seed)
+    xs = rng.integers(0, 8, n) * 130.0 + rng.choice([0.0, 0.0, 3.0], n)  # columns, some anchors on one another
+    ys = rng.integers(0, 12, n) * 40.0 + rng.choice([0.0, 0.0, 2.0], n)  # cascades' steps
+    for slope in (0.15, 0.35):
+        got_x, got_y = _level_neighbours(xs, ys, slope)
+        assert (got_x.tolist(), got_y.tolist()) == _level_neighbours_one_by_one(xs, ys, slope)
+    assert _cascade_heads(xs, ys, 200.0, 140.0) == _cascade_heads_one_by_one(xs, ys, 200.0, 140.0)
 
 
 @pytest.mark.parametrize("game", GAMES)
