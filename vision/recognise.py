@@ -103,7 +103,7 @@ def detector_maps(frame: U8, rec: Recogniser) -> tuple[F32, float, int]:
     ph = (dh + 15) // 16 * 16
     if ph != dh:  # pad with edge pixels: a black band would look like a table edge
         small = cv2.copyMakeBorder(small, 0, ph - dh, 0, 0, cv2.BORDER_REPLICATE)
-    x = small.transpose(2, 0, 1)[None].astype(np.float32)
+    x = np.ascontiguousarray(small.transpose(2, 0, 1), np.float32)[None]  # one copy, already NCHW-contiguous
     out: F32 = rec.detector(x)[0]
     return out, scale, dh
 
@@ -147,9 +147,15 @@ def detect_backs(out: F32, scale: float, dh: int, rec: Recogniser) -> Detections
     boxes, score = _peaks(out, 5, scale, dh, rec.back_threshold, rec.max_candidates)
     n = len(score)
     dets = Detections.build(
-        boxes, np.full(n, BACK), score,
-        {"det_score": score, "cls_score": np.ones(n, np.float32), "second": np.full(n, BACK),
-         "second_score": np.zeros(n, np.float32)},
+        boxes,
+        np.full(n, BACK),
+        score,
+        {
+            "det_score": score,
+            "cls_score": np.ones(n, np.float32),
+            "second": np.full(n, BACK),
+            "second_score": np.zeros(n, np.float32),
+        },
     )
     return dets[_nms(dets.boxes, dets.confidence, 0.6)]  # a cascade's strips overlap: only near-twins go
 
@@ -158,14 +164,18 @@ def classify_boxes(frame: U8, boxes: F32, rec: Recogniser) -> F32:
     """Softmax over the 52 cards + "not an index" for each box (axis-aligned, frame px): (n, 53)."""
     if len(boxes) == 0:
         return np.zeros((0, NOT_INDEX + 1), np.float32)
-    crops = np.stack([
-        square_crop(frame, float(x0 + x1) / 2, float(y0 + y1) / 2, CLS_SPAN * float(max(x1 - x0, y1 - y0)), CLS_IN)
-        for x0, y0, x1, y1 in boxes
-    ])
-    x = crops.transpose(0, 3, 1, 2).astype(np.float32)
+    crops = np.stack(
+        [
+            square_crop(frame, float(x0 + x1) / 2, float(y0 + y1) / 2, CLS_SPAN * float(max(x1 - x0, y1 - y0)), CLS_IN)
+            for x0, y0, x1, y1 in boxes
+        ]
+    )
+    n = len(crops)
+    x = np.empty((2 * n if rec.turn_too else n, 3, CLS_IN, CLS_IN), np.float32)  # filled in place: no copies
+    x[:n] = crops.transpose(0, 3, 1, 2)
     if rec.turn_too:
-        x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-    logits = rec.classifier(np.ascontiguousarray(x))
+        x[n:] = x[:n, :, ::-1, ::-1]
+    logits = rec.classifier(x)
     e = np.exp(logits - logits.max(1, keepdims=True))
     probs: F32 = (e / e.sum(1, keepdims=True)).astype(np.float32)
     if rec.turn_too:
@@ -174,17 +184,20 @@ def classify_boxes(frame: U8, boxes: F32, rec: Recogniser) -> F32:
 
 
 def _nms(boxes: F32, score: F32, iou: float) -> npt.NDArray[np.int64]:
-    keep: list[int] = []
+    """Greedy non-maximum suppression, best first: the indices kept. All pairs' overlaps at once (float32, the
+    same arithmetic as one pair at a time), then one pass in score order."""
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    a, b = boxes[:, None], boxes[None, :]
+    ix = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+    iy = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
+    inter = ix * iy
+    over = inter / (area[:, None] + area[None, :] - inter + 1e-6) > iou
+    keep: list[int] = []
+    suppressed = np.zeros(len(boxes), bool)
     for i in np.argsort(-score).tolist():
-        if keep:
-            k = np.array(keep)
-            ix = np.clip(np.minimum(boxes[k, 2], boxes[i, 2]) - np.maximum(boxes[k, 0], boxes[i, 0]), 0, None)
-            iy = np.clip(np.minimum(boxes[k, 3], boxes[i, 3]) - np.maximum(boxes[k, 1], boxes[i, 1]), 0, None)
-            inter = ix * iy
-            if np.any(inter / (area[k] + area[i] - inter + 1e-6) > iou):
-                continue
-        keep.append(i)
+        if not suppressed[i]:
+            keep.append(i)
+            suppressed |= over[i]
     return np.array(keep, np.int64)
 
 
@@ -224,8 +237,14 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
     else:
         keep = (probs[:, NOT_INDEX] < cls_p) & (cls_p >= rec.min_class_score)
     dets = Detections.build(
-        boxes, best, conf,
-        {"det_score": det_score, "cls_score": cls_p, "second": order[:, 1],
-         "second_score": probs[np.arange(len(best)), order[:, 1]]},
+        boxes,
+        best,
+        conf,
+        {
+            "det_score": det_score,
+            "cls_score": cls_p,
+            "second": order[:, 1],
+            "second_score": probs[np.arange(len(best)), order[:, 1]],
+        },
     )[keep]
     return Detections.merge([dets[_nms(dets.boxes, dets.confidence, 0.4)], backs])
