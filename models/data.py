@@ -96,18 +96,21 @@ def _shard(args: tuple[str, int, int, int, float]) -> str:
     for _k in range(scenes):
         game = rng.choice(GAMES)
         scene_seed = rng.randrange(1 << 30)
-        opts = RenderOptions(max_tilt=45.0, hand_probability=0.4, effects=rng.choice((1.0, 1.0, 1.0, 0.5)),
-                             close_up=CLOSE_UP, free_roll=FREE_ROLL)
+        opts = RenderOptions(
+            max_tilt=45.0,
+            hand_probability=0.4,
+            effects=rng.choice((1.0, 1.0, 1.0, 0.5)),
+            close_up=CLOSE_UP,
+            free_roll=FREE_ROLL,
+        )
         deck = rng.choice(decks)
         if procedural and rng.random() < procedural:  # a drawn deck; a few per shard, so each is drawn once
             deck = f"procedural_{seed * 100_000 + shard * PROCEDURAL_PER_SHARD + rng.randrange(PROCEDURAL_PER_SHARD)}"
-        image, truth = render_scene(game, random_position(game, scene_seed), deck=deck,
-                                    seed=scene_seed, options=opts)
+        image, truth = render_scene(game, random_position(game, scene_seed), deck=deck, seed=scene_seed, options=opts)
         scene_decks.append(deck)
         h, w = image.shape[:2]
         small = cv2.resize(image, (DET_W, DET_H), interpolation=cv2.INTER_AREA)
-        jpegs.append(np.frombuffer(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 93])[1].tobytes(),
-                                   np.uint8))
+        jpegs.append(np.frombuffer(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 93])[1].tobytes(), np.uint8))
         sx, sy = DET_W / w, DET_H / h
         rows = []
         sides = []
@@ -133,8 +136,15 @@ def _shard(args: tuple[str, int, int, int, float]) -> str:
     cls_path = Path(out_dir) / f"cls-{shard:04d}.npz"
     np.savez(cls_path, crops=np.stack(crops), labels=np.array(labels, np.int16))
     tmp = Path(out_dir) / f"det-{shard:04d}.tmp.npz"
-    np.savez(tmp, jpeg=np.concatenate(jpegs), offsets=offsets, boxes=np.concatenate(boxes), counts=counts,
-             backs=np.array(True), decks=np.array(scene_decks))
+    np.savez(
+        tmp,
+        jpeg=np.concatenate(jpegs),
+        offsets=offsets,
+        boxes=np.concatenate(boxes),
+        counts=counts,
+        backs=np.array(True),
+        decks=np.array(scene_decks),
+    )
     tmp.rename(det_path)  # the det file last: its presence marks a finished shard
     return f"shard {shard}: {scenes} scenes, {len(labels)} crops, {time.time() - t0:.0f} s"
 
@@ -193,8 +203,12 @@ def main() -> None:
     ap.add_argument("--per-shard", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--procedural", type=float, default=0.0,
-                    help="share of scenes dealt with a procedural deck (vision.synth.procedural) instead of artwork")
+    ap.add_argument(
+        "--procedural",
+        type=float,
+        default=0.0,
+        help="share of scenes dealt with a procedural deck (vision.synth.procedural) instead of artwork",
+    )
     a = ap.parse_args()
     generate(a.out, a.scenes, per_shard=a.per_shard, seed=a.seed, workers=a.workers, procedural=a.procedural)
 

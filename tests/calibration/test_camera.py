@@ -10,9 +10,7 @@ from calibration.sources import Frame
 from calibration.synth import SynthCamera
 
 
-def test_synthetic_views_give_focal_within_one_percent(
-    camera: SynthCamera, board_frames: list[Frame]
-) -> None:
+def test_synthetic_views_give_focal_within_one_percent(camera: SynthCamera, board_frames: list[Frame]) -> None:
     said: list[str] = []
     intr = calibrate_frames(board_frames, DEFAULT_BOARD, target=14, say=said.append)
     assert abs(intr.fx / camera.matrix[0, 0] - 1) < 0.01

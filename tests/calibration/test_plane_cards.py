@@ -106,9 +106,7 @@ def test_no_usable_card_is_a_plane_error(quads: list[np.ndarray]) -> None:
         plane_from_cards(quads, None, SIZE)
 
 
-def test_intrinsics_of_another_resolution_are_scaled(
-    camera: SynthCamera, true_intrinsics: CameraIntrinsics
-) -> None:
+def test_intrinsics_of_another_resolution_are_scaled(camera: SynthCamera, true_intrinsics: CameraIntrinsics) -> None:
     rng = np.random.default_rng(6)
     noisy, _, quads_mm, rot, t = card_scene(camera, 30.0, rng)
     # The same camera delivering half-size frames: quads at half scale, intrinsics stored at full size.

@@ -16,9 +16,7 @@ from calibration.profile import FORMAT, VERSION, Profile, load_profile, profile_
 CAMERA = CameraIntrinsics(
     1280, 720, 1000.0, 1002.0, 636.5, 362.5, (-0.12, 0.05, 0.0, 0.0, 0.0), 0.18, 15, DEFAULT_BOARD
 )
-PLANE = TablePlane(
-    (0.5, 0.0, -320.0, 0.0, 0.5, -180.0, 0.0, 1e-4, 1.0), 1280, 720, PlaneSource.CARDS, 0.4, 4.0, CAMERA
-)
+PLANE = TablePlane((0.5, 0.0, -320.0, 0.0, 0.5, -180.0, 0.0, 1e-4, 1.0), 1280, 720, PlaneSource.CARDS, 0.4, 4.0, CAMERA)
 
 
 def _write(tmp_path: Path, data: object) -> str:
@@ -48,9 +46,7 @@ def test_json_round_trip(
     fx: float, ratio: float, cx: float, cy: float, dist: list[float], rms: float, undistorted: bool
 ) -> None:
     camera = CameraIntrinsics(1280, 720, fx, fx * ratio, cx, cy, tuple(dist), rms, 9, None)
-    plane = TablePlane(
-        PLANE.homography, 1280, 720, PlaneSource.BOARD, rms, 3.0, camera if undistorted else None
-    )
+    plane = TablePlane(PLANE.homography, 1280, 720, PlaneSource.BOARD, rms, 3.0, camera if undistorted else None)
     profile = Profile("x", camera, plane)
     assert Profile.from_json(json.loads(json.dumps(profile.to_json()))) == profile
 

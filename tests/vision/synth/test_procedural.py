@@ -17,8 +17,14 @@ CLEAN = RenderOptions(hand_probability=0.0, clutter=False, effects=0.0, table="f
 
 @pytest.mark.parametrize(
     ("name", "seed"),
-    [("procedural_0", 0), ("procedural_12", 12), ("Procedural-7", 7), ("procedural_", None), ("procedural_x", None),
-     ("dondorf", None)],
+    [
+        ("procedural_0", 0),
+        ("procedural_12", 12),
+        ("Procedural-7", 7),
+        ("procedural_", None),
+        ("procedural_x", None),
+        ("dondorf", None),
+    ],
 )
 def test_deck_names_carry_their_seed(name: str, seed: int | None) -> None:
     assert deck_seed(name) == seed
@@ -73,8 +79,13 @@ def test_decks_are_deterministic_and_differ_by_seed() -> None:
 
 def test_a_scene_dealt_with_a_procedural_deck_has_exact_truth() -> None:
     """Rectify each unhidden face-up card from its truth quad: it matches its own face best of all 52."""
-    piles = {"t1": [("QS", True)], "t2": [("7H", True)], "t3": [("10D", True)], "t4": [("AC", True)],
-             "t5": [(None, False), ("2S", True)]}
+    piles = {
+        "t1": [("QS", True)],
+        "t2": [("7H", True)],
+        "t3": [("10D", True)],
+        "t4": [("AC", True)],
+        "t5": [(None, False), ("2S", True)],
+    }
     image, truth = render_scene("klondike", piles, deck="procedural_4", seed=4, options=CLEAN)
     arts = load_deck(find_deck("procedural_4"))
     w, h = 45, 63
@@ -109,8 +120,13 @@ def test_a_deck_is_the_same_in_every_process() -> None:
         "print(hashlib.sha256(b''.join(d[n][0].tobytes() for n in ('QS', 'KH', 'JD', '7C', 'back'))).hexdigest())"
     )
     digests = {
-        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
         for seed in ("1", "2")
     }
     assert len(digests) == 1
