@@ -60,16 +60,8 @@ def replay(game: str, seed: int, moves: list[str]) -> list[tuple[Table, Table, l
 
 
 def verdict(table: Table, nodes: int) -> Verdict:
-    """The solver's verdict with every card known (a fresh table: no memory of the game's positions)."""
-    fresh = Table(
-        table.game,
-        [list(table.codes(p)) for p in table.pile_ids],
-        [table.face_down_count(p) for p in table.pile_ids],
-        passes=table.passes,
-        waste_played=table.waste_played,
-        stage=table.stage,
-    )
-    return solve(fresh, Budget(nodes=nodes, seconds=None)).verdict
+    """The solver's verdict with every card known (a copy: no memory of the game's positions)."""
+    return solve(table.copy(), Budget(nodes=nodes, seconds=None)).verdict
 
 
 def critical_positions(game: str, seed: int, moves: list[str], solver_nodes: int, window: int) -> list[dict[str, Any]]:

@@ -340,6 +340,17 @@ def test_no_accusation_about_a_pile_where_the_readings_saw_a_card_the_model_does
     assert EventKind.ILLEGAL not in kinds(events)
 
 
+def _taken_up_then(
+    start: Table, taken: Table, after: tuple[Table, CardConfidences]
+) -> list[tuple[Table, CardConfidences] | None]:
+    """Frames: ``start`` still, then ``taken`` held still twice (no move explains it: the tracker takes the game
+    up from it, ``LOST``), then ``after`` still, each still table after a hand (None)."""
+    frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
+    for _ in range(2):
+        frames += [None, *[(taken, confidences(taken))] * 8]
+    return [*frames, None, *[after] * 8]
+
+
 def test_a_mistake_hidden_by_a_misread_repeated_below_the_sure_confidence_is_found() -> None:
     before = make_table("klondike", {"t1": "KS QH JC", "t2": "KC", "t3": "5C", "t4": "2H"})
     # the queen pulled out from under the jack onto the other king; the reader sees an 8 of diamonds on the 2
@@ -348,10 +359,7 @@ def test_a_mistake_hidden_by_a_misread_repeated_below_the_sure_confidence_is_fou
     start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
     for sure_tries, announced in ((True, True), (False, False)):
         tracker = Tracker(partial=True, check_deal=False, sure_tries=sure_tries)
-        frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
-        for _ in range(2):  # the game taken up from this table (``LOST``)
-            frames += [None, *[(before, confidences(before))] * 8]
-        frames += [None, *[(after, confidences(after, **{"8D": 0.6}))] * 8]
+        frames = _taken_up_then(start, before, (after, confidences(after, **{"8D": 0.6})))
         events = observe(tracker, frames)
         illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
         assert (illegal == [("t1-1>t2",)]) is announced
@@ -379,10 +387,7 @@ def test_a_move_hidden_by_a_card_misread_in_every_frame_below_the_sure_confidenc
     after = make_table("klondike", {"t2": "5S", "t3": "8S", "t7": "QD JC"})
     for sure_legal, followed in ((True, True), (False, False)):
         tracker = Tracker(partial=True, check_deal=False, sure_legal=sure_legal)
-        frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
-        for _ in range(2):  # the game taken up from this table (``LOST``)
-            frames += [None, *[(taken, confidences(taken))] * 8]
-        frames += [None, *[(after, confidences(after, QD=0.65, JC=0.55))] * 8]
+        frames = _taken_up_then(start, taken, (after, confidences(after, QD=0.65, JC=0.55)))
         events = observe(tracker, frames)
         moves = [e.moves for e in events if e.kind is EventKind.MOVE]
         assert (moves == [("t1>t7",)]) is followed
