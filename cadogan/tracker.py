@@ -27,14 +27,19 @@ never bring a new one), a card read at two places counts where it was read surer
 more cards than its layout only because of such cards is the correct deal; a misdeal about one pile rests on
 that pile's cards, once every card of the deal is seen by ``votes`` readings. A reading whose piles are all one
 or two piles over (the reader's layout fit gone wrong), or with one column read in the empty column next to it,
-is put back by the cards the model knows. When no legal move explains the vote, the vote in which a card the
-model does not have anywhere counts only if read with ``sure_card`` confidence is searched for a mistake, and
-after ``patience`` readings for moves too (a misread repeated in every frame hides the change). After
+is put back by the cards the model knows. The model's face-up cards that no reading saw, right under a card
+read on another pile, may have gone with it (a run moved as one: a reader that names only a column's top card
+never sees them), and a card the model had confirmed, now right under the card an accused move put on it and
+read nowhere, may back the accusation (it is covered). When no legal move explains the vote, the vote in which
+a card the model does not have anywhere counts only if read with ``sure_card`` confidence is searched for a
+mistake, and after ``patience`` readings for moves too (a misread repeated in every frame hides the change), and
+then without one or two of the new cards it places (a phantom read sure in most frames is no move's doing). After
 ``relearn_after`` still tables in a row that no move explains, the tracker takes the table in view as the
 game under way (``LOST``: nothing before it is checked, nobody accused). An accusation never rests on a
 card, or an empty pile, that the readings did not see as the model has it, on a pile where the readings saw
-a card the change does not put there, on a reading with fewer known cards in place than moved, nor, in a game
-taken up midway, on a foundation (what lies under its top card is a guess).
+a card the change does not put there, on a reading with fewer known cards in place than moved, on a card
+whose pile ``2 * patience`` readings in a row read empty (it may have left unseen), nor, in a game taken up
+midway, on a foundation (what lies under its top card is a guess).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial as bind
+from itertools import combinations, pairwise
 from typing import TypeVar, cast
 
 from cadogan.vote import CardConfidences as CardConfidences
@@ -157,6 +163,24 @@ class Tracker:
     sure_legal: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote in which a card the model does not
     have anywhere counts only if read with ``sure_card`` confidence (see ``sure_tries``)."""
+    carry_runs: bool = True
+    """Also complete the vote with the model's unseen face-up cards under a card read on another pile moved with
+    it (``completed``'s ``carry``): a run moved as one whose lower cards the reader never names."""
+    empty_unconfirms: bool = True
+    """A card of the model on a pile that ``2 * patience`` readings in a row read empty (over still tables) is no
+    longer confirmed there: it may have left unseen, and backs no accusation until seen there again (measured:
+    k-illegal-3, whose jack moved by a missed illegal move was accused of a later move from the column it had
+    left; it also drops a late accusation of a move that was right, on the stress reader's c-illegal-1)."""
+    _empty_run: dict[str, int] = field(default_factory=dict)
+    """Per pile, readings in a row that named no card there."""
+    leave_out_new: bool = True
+    """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
+    it places that the model has nowhere (a phantom read sure enough, in most frames)."""
+    covered_kept: bool = True
+    """An accusation may rest on a card of the model, confirmed in place, that lies right under a card the accused
+    change moved onto it and that no reading of this still table saw anywhere (a reader that names only a
+    column's top card, as with a tight fan, never sees it again: measured on the demo, whose red 4 onto the red
+    jack was otherwise never announced); see ``_covered``."""
     relearn_after: int = 2
     """Still tables in a row that no move explains, each read ``patience`` times, after which the tracker
     takes the table in view as the game under way (``LOST``): one misread table taken into the model (a
@@ -189,6 +213,8 @@ class Tracker:
         self._latest = reading.key()
         if self.model is not None and self.partial and not self.replaying:  # a camera's reading, not a logged table
             reading, cards = realigned(self.model, reading, cards, self.partial)
+        if self.model is not None and self.empty_unconfirms:
+            self._unconfirm_empty(reading)
         self._recent.append((reading, confidence))
         self._recent_cards.append(cards)
         while len(self._recent) > self.window:
@@ -383,6 +409,8 @@ class Tracker:
             # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
             # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
             legal = self._legal(model, self._strict())[1]
+        if not legal and self._impatient and evidence.per_card and self.leave_out_new:
+            legal = self._leaving_out(model, evidence)
         moving = [item for item in legal if item[3].moves]
         if moving:
             _, _, seen, explanation = min(moving, key=lambda item: (item[0], item[1]))
@@ -404,6 +432,31 @@ class Tracker:
             return []
         return self._mistake(t, evidence, tries)
 
+    def _leaving_out(self, model: Table, evidence: Evidence) -> list[tuple[int, int, Table, Explanation]]:
+        """The legal explanations of the vote without one or two of the cards it places that the model has nowhere
+        (a phantom read in most frames, such as a court card's picture read as a card, is no move's doing)."""
+        known = {code for pile in model.pile_ids for code in model.codes(pile)}
+        new = sorted(
+            (card, place[0])
+            for card in evidence.seen
+            if card not in known and (place := evidence.place(card)) is not None and place[1] >= self._need
+        )
+        if len(new) > 4:
+            return []
+        for size in (1, 2):
+            for left in combinations(new, size):
+                fewer = Evidence(
+                    list(self._recent),
+                    list(self._recent_cards),
+                    floor=self.new_card,
+                    known=self._known_places(),
+                    left_out=frozenset(left),
+                )
+                legal = self._legal(model, fewer)[1]
+                if legal:
+                    return legal
+        return []
+
     def _strict(self) -> Evidence:
         """The vote in which a card the model does not have anywhere counts only if read with ``sure_card``
         confidence (a misread repeated in every frame is read below it: a court card read as another)."""
@@ -424,7 +477,10 @@ class Tracker:
         (cards of the model left out unseen, moves, table, explanation)."""
         need = self._need
         tries: dict[tuple[object, ...], tuple[Table, int]] = {}
-        for strong, drop, fanned in ((0, 0, 1), (1, 0, 1), (0, 1, 1), (0, 0, 0), (0, 1, 0)):
+        combos = [(0, 0, 1, 0), (1, 0, 1, 0), (0, 1, 1, 0), (0, 0, 0, 0), (0, 1, 0, 0)]
+        if self.carry_runs:
+            combos += [(0, 0, 1, 1), (1, 0, 1, 1)]
+        for strong, drop, fanned, carry in combos:
             seen, unseen = completed(
                 model,
                 evidence,
@@ -432,6 +488,7 @@ class Tracker:
                 drop_unseen=bool(drop),
                 partial=self.partial,
                 fanned=bool(fanned),
+                carry=bool(carry),
             )
             tries.setdefault(seen.key(), (seen, unseen))
         legal: list[tuple[int, int, Table, Explanation]] = []
@@ -527,7 +584,14 @@ class Tracker:
         sure = min(
             sure_cap,
             _change_confidence(model, after, evidence, self.votes),
-            _piles_confirmed(reveal(after, seen, self.partial)[0], touched, evidence, self.votes, self.partial),
+            _piles_confirmed(
+                reveal(after, seen, self.partial)[0],
+                touched,
+                evidence,
+                self.votes,
+                self.partial,
+                covered=self._covered(after, moved, evidence) if self.covered_kept else frozenset(),
+            ),
         )
         repeated = self._suspect == notation or self.votes <= 1
         self._suspect = notation
@@ -545,6 +609,18 @@ class Tracker:
         if then:
             events.append(_moves_event(t, table_after(model, (*ahead, Move.parse(notation))), then, sure))
         return events
+
+    def _covered(self, after: Table, moved: list[int], evidence: Evidence) -> frozenset[tuple[int, str]]:
+        """(card, pile) of the cards of ``after`` that stay in place, confirmed there, right under a card the
+        change moved onto them, and that no reading of this still table saw at all: hidden by the moved card
+        (a card covered by one nobody moved, say one turned from the stock, must still be seen)."""
+        out = set()
+        for pile in after.pile_ids:
+            up = face_up(after, pile)
+            for card, over in pairwise(up):
+                if over in moved and card not in moved and card in self._confirmed and card not in evidence.seen:
+                    out.add((card, pile))
+        return frozenset(out)
 
     def _relearn(self) -> bool:
         """This still table is unexplained after ``patience`` readings: is it time to start again from it? In a
@@ -639,6 +715,16 @@ class Tracker:
             empty = sum(1 for size in evidence.raw_sizes[pile] if size == 0)
             if not face_up(self.model, pile) and empty >= max(min(self.seen_in, self.votes), evidence.n - 1):
                 self._seen_empty.add(pile)  # all but one reading: a card missed often leaves a pile read empty
+
+    def _unconfirm_empty(self, reading: Table) -> None:
+        """Count the readings in a row that name no card on each pile; from ``2 * patience`` on, the model's
+        cards there are no longer confirmed (see ``empty_unconfirms``)."""
+        assert self.model is not None
+        for pile in reading.pile_ids:
+            empty = not any(card != UNKNOWN for card in face_up(reading, pile))
+            self._empty_run[pile] = self._empty_run.get(pile, 0) + 1 if empty else 0
+            if self._empty_run[pile] >= 2 * self.patience:
+                self._confirmed.difference_update(face_up(self.model, pile))
 
     def _moved(self, model: Table, after: Table) -> None:
         """Forget the confirmation of cards the change moves (``_confirm`` gives it back where seen)."""
@@ -809,10 +895,18 @@ def _others_seen(after: Table, piles: list[str], evidence: Evidence, need: int) 
     return False
 
 
-def _piles_confirmed(table: Table, piles: list[str], evidence: Evidence, votes: int, partial: bool) -> float:
+def _piles_confirmed(
+    table: Table,
+    piles: list[str],
+    evidence: Evidence,
+    votes: int,
+    partial: bool,
+    covered: frozenset[tuple[int, str]] = frozenset(),
+) -> float:
     """How sure the readings are of what ``piles`` hold in ``table`` (the piles a mistake changed): each card
     that shows (of a squared packet, its top) seen there by ``votes`` readings, an empty pile read empty by
-    ``votes`` readings; else 0. A card kept from the last table but not seen cannot back an accusation."""
+    ``votes`` readings; else 0. A card kept from the last table but not seen cannot back an accusation, unless
+    it is in ``covered`` (card, pile) and not the pile's top (see ``Tracker._covered``)."""
     sure = 1.0
     for pile in piles:
         up = face_up(table, pile)
@@ -820,7 +914,9 @@ def _piles_confirmed(table: Table, piles: list[str], evidence: Evidence, votes: 
             up = up[-1:]
         if not up and sum(1 for size in evidence.raw_sizes[pile] if size == 0) < votes:
             return 0.0
-        for card in up:
+        for k, card in enumerate(up):
+            if k < len(up) - 1 and (card, pile) in covered:
+                continue  # confirmed in place before, now under the cards moved onto it: a reader may miss it
             if card == UNKNOWN or evidence.support(card, pile) < votes:
                 return 0.0
             sure = min(sure, evidence.confidence(card, pile))

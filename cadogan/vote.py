@@ -36,6 +36,7 @@ class Evidence:
         known: frozenset[tuple[int, str]] = frozenset(),
         new_floor: float = 0.0,
         model_cards: frozenset[int] = frozenset(),
+        left_out: frozenset[tuple[int, str]] = frozenset(),
     ) -> None:
         """``floor``: a card the reader names with its own confidence (``cards``) is left out of the vote at a
         place where no reading named it with at least this confidence, unless it is ``known`` there (the
@@ -76,9 +77,9 @@ class Evidence:
             key
             for key, sure in best.items()
             if key not in known and (sure < floor or (key[0] not in model_cards and sure < new_floor))
-        )
+        ) | frozenset(left_out)
         """(card, pile) left out of the vote: not known there, and never read there with ``floor`` confidence (or,
-        for a card not in ``model_cards``, with ``new_floor``)."""
+        for a card not in ``model_cards``, with ``new_floor``); and those in ``left_out``."""
         self.doubtful_support: Counter[tuple[int, str]] = Counter()
         """Readings that named a doubtful card at the place (the deal's layout may still call for a card there)."""
         for r, (table, conf) in enumerate(readings):
@@ -273,19 +274,32 @@ def by_rank(evidence: Evidence, pile: str, cards: list[int]) -> list[int]:
 
 
 def completed(
-    model: Table, evidence: Evidence, need: int, *, drop_unseen: bool, partial: bool, fanned: bool = True
+    model: Table,
+    evidence: Evidence,
+    need: int,
+    *,
+    drop_unseen: bool,
+    partial: bool,
+    fanned: bool = True,
+    carry: bool = False,
 ) -> tuple[Table, int]:
     """What the readings show, completed by the engine's knowledge: a face-up card of the model stays where it
         was unless ``need`` readings (and more than saw it there) put it elsewhere; a card the model does not show
         is placed where ``need`` readings saw it, on top of what stays. With ``drop_unseen``, a card of the model
         no reading saw is left out. In ``partial`` readings, a face-up card the model does not know is left out
-    too. Returns the table and the number of cards the model shows that it leaves out though no reading put
+    too. With ``carry``, the model's face-up cards under a card the readings put elsewhere that no reading saw
+    go with it, under it (a run moved as one; a reader that names only a column's top card never sees them).
+    Returns the table and the number of cards the model shows that it leaves out though no reading put
     them anywhere (cards that vanished unseen)."""
     placed: dict[int, str] = {}
     for card in evidence.seen:
         place = evidence.place(card)
         if place is not None and place[1] >= need:
             placed[card] = place[0]
+    under: dict[int, list[int]] = {}
+    if carry:
+        under = _carried(model, evidence, placed)
+        placed.update({card: placed[top] for top, cards in under.items() for card in cards})
     unseen = 0
     piles: list[list[int]] = []
     downs: list[int] = []
@@ -297,7 +311,9 @@ def completed(
             if card != UNKNOWN and evidence.support(card, pile) == 0 and drop_unseen:
                 continue
             kept.append(card)
-        kept += by_rank(evidence, pile, [card for card, where in placed.items() if where == pile and card not in kept])
+        carried = {card for cards in under.values() for card in cards}
+        new = [card for card, where in placed.items() if where == pile and card not in kept and card not in carried]
+        kept += [c for card in by_rank(evidence, pile, new) for c in (*under.get(card, ()), card)]
         if partial and model.game.pile(pile).role is not Role.TABLEAU:
             # A packet shows its top card (a fanned waste a few more, which the model may not know yet): the
             # cards the readings saw there in their order (``fanned``) or only the one they put highest; the
@@ -314,6 +330,27 @@ def completed(
         piles.append([*down, *kept])
         downs.append(len(down))
     return Table(model.game, piles, downs, stage=model.stage), unseen
+
+
+def _carried(model: Table, evidence: Evidence, placed: dict[int, str]) -> dict[int, list[int]]:
+    """Per tableau card the readings put on another pile than the model's, the model's face-up cards right under
+    it (bottom first) that no reading saw anywhere and that go nowhere else."""
+    out: dict[int, list[int]] = {}
+    for pile in model.pile_ids:
+        if model.game.pile(pile).role is not Role.TABLEAU:
+            continue
+        up = face_up(model, pile)
+        for k, card in enumerate(up):
+            if card == UNKNOWN or placed.get(card, pile) == pile:
+                continue
+            below: list[int] = []
+            for other in reversed(up[:k]):
+                if other == UNKNOWN or other in placed or other in evidence.seen:
+                    break
+                below.insert(0, other)
+            if below:
+                out[card] = below
+    return out
 
 
 def in_sight(model: Table, pile: str, partial: bool) -> list[int]:
