@@ -9,8 +9,8 @@ Steps: (0) index reads lying on one another are one read (the surest: one corner
 index reads into physical cards: a read and a read of the same name a card's diagonal down and to the right are
 the two corners of one card (that offset, measured on the names read twice, settles two packs' candidates), and
 so are two single reads of different names that offset apart (a misread turned corner: a 6 read as a 9);
-(2) one anchor per card (its top-left index) and per face-down strip (class ``BACK``; a box wider than a card is
-strips of several columns merged by the detector and is dropped, unless nothing lies beside it: a squared packet);
+(2) one anchor per card (its top-left index) and per face-down strip (class ``BACK``; a box much wider than a card
+is one strip drawn too wide: taken a card wide about its middle, the detector's peak);
 (3) turn the anchors level (the camera's yaw turns the layout; the turn measured on piles level with one another
 can mislead, so steps 3-6 run for it, for 0.1 rad more and less, and unturned, and the best fit is kept) and
 measure the card: strips' width, two corners' distance, column pitch and index size each give a range of widths,
@@ -28,7 +28,8 @@ confident, keep the name, the others take their runner-up reading when it is fre
 each pile: cascades top to bottom (a doubtful last card read by one corner only, under a surer card, is a read of
 that card's face and is dropped), the waste left to right, a squared packet its top card; (10) face-down counts:
 strips placed like cards, a cascade's are those above its first face-up card, a squared packet of backs shows one
-("1 or more").
+("1 or more"). Strips scored below ``SURE_BACK`` (a back design the detector does not know) take no part in steps
+2-10: after the fit they only show the stock's packet, on its slot when nothing there was read.
 
 ``to_table`` fills foundations from their top card only where the rules and the rest of the table agree
 (``foundations``).
@@ -61,6 +62,12 @@ _SURE = 0.7  # a read this confident is right (real reads: none wrong at 0.7+, o
 _DOUBT = 0.5  # below this, a read with nothing to back it is more often a misread than a card (real reads)
 _ROW_STEP = (0.9, 1.75)  # row pitch / estimated card height: a card and a 12-35 mm gap, the estimate 15 % off
 _TURN_STEP = 0.1  # radians: the layout is also fitted this much more and less turned than measured (``assemble``)
+# a face-down strip the detector is less sure of than this (its score: the back's confidence) takes no part in the
+# fit; it only shows that the stock's slot holds a packet when nothing else was seen there (unseen decks' stocks
+# score 0.15-0.35 where their cascades' strips score more: ``vision.recognise.Recogniser.back_threshold``)
+SURE_BACK = 0.35
+_TWIN = 0.07  # two strips' middles nearer than this (card widths) up and down are one strip
+_STOCK_ROW_STEP = (0.75, 2.0)  # a stock alone in its row: its row pitch from a fitted row / card height
 _F = npt.NDArray[np.float64]
 
 
@@ -355,10 +362,12 @@ def _card_size(xs: _F, ys: _F, pairs: list[float], backs: Detections, rough_h: f
 
 
 def _plausible_backs(backs: Detections, card_w: float) -> Detections:
-    """The face-down strips about a card wide (one seen in part still marks its column). A detector may merge the
-    strips of neighbouring columns into one wider box, which lies on no pile: it is dropped, unless no other
-    strip lies beside it (a squared packet, the stock, whose box came out too wide): then it is kept, taken a
-    card wide about its middle when it is more than two wide."""
+    """The face-down strips about a card wide (one seen in part still marks its column). A box much wider than a
+    card is most often one strip whose width the detector drew wrong (a back design it does not know; the heat
+    peak, the box's middle, is still on the strip): it is taken a card wide about its middle (such boxes with a
+    strip beside them were dropped as merged strips of neighbouring columns: piles exact 0.7309 -> 0.7382 kept).
+    A box with no strip beside it and less than two cards wide is kept as it is (a squared packet, the stock:
+    the card width measured from the faces may be what is off)."""
     b = backs.boxes
     w = b[:, 2] - b[:, 0]
     keep = (w > 0.5 * card_w) & (w < 1.35 * card_w)
@@ -367,11 +376,17 @@ def _plausible_backs(backs: Detections, card_w: float) -> Detections:
         beside = (b[:, 0] < b[i, 2]) & (b[:, 2] > b[i, 0]) & (b[:, 1] < b[i, 3] + 0.3 * card_w)
         beside &= b[:, 3] > b[i, 1] - 0.3 * card_w
         beside[i] = False
-        if not beside.any():
-            if w[i] > 2.0 * card_w:  # else the width measured from the faces may be what is off
-                mid = (b[i, 0] + b[i, 2]) / 2
-                boxes[i, 0], boxes[i, 2] = mid - card_w / 2, mid + card_w / 2
-            keep[i] = True
+        if beside.any() or w[i] > 2.0 * card_w:  # alone, less than two wide: the faces' width may be what is off
+            mid = (b[i, 0] + b[i, 2]) / 2
+            boxes[i, 0], boxes[i, 2] = mid - card_w / 2, mid + card_w / 2
+        keep[i] = True
+    # two peaks on one strip (a box drawn wide is not suppressed by its twin): the surer one is the strip
+    mid = (boxes[:, :2] + boxes[:, 2:]) / 2
+    for i in np.argsort(-backs.confidence):
+        if keep[i]:
+            twin = (np.abs(mid[:, 0] - mid[i, 0]) < 0.3 * card_w) & (np.abs(mid[:, 1] - mid[i, 1]) < _TWIN * card_w)
+            twin[i] = False
+            keep &= ~twin
     return Detections(
         boxes[keep], backs.class_id[keep], backs.confidence[keep], {k: v[keep] for k, v in backs.data.items()}
     )
@@ -439,6 +454,7 @@ class _Levelled:
 
     xs: _F
     ys: _F
+    turn: float
     setting: _Setting
     diag: _F  # per anchor: the offset from its card's top-left index to its bottom-right one
     lone: npt.NDArray[np.bool_]  # per anchor: a card of which one index was read
@@ -480,7 +496,7 @@ def _levelled(
     sure = np.clip(np.concatenate([[c.confidence for c in first], backs.confidence]) / _SURE, 0.15, 1.0)
     setting = replace(piles, card_w=card_w, card_h=card_h)
     fit = _fit_layout(xs, ys, is_back, sure, head, setting, floor)
-    return None if fit is None else _Levelled(xs, ys, setting, diag, lone, head, fit)
+    return None if fit is None else _Levelled(xs, ys, turn, setting, diag, lone, head, fit)
 
 
 def assemble(dets: Detections, game: str) -> Observation:
@@ -490,6 +506,8 @@ def assemble(dets: Detections, game: str) -> Observation:
     dets = _one_name_a_place(dets)
     faces = dets[dets.class_id < BACK]
     backs = dets[dets.class_id == BACK]
+    weak = backs[backs.confidence < SURE_BACK]
+    backs = backs[backs.confidence >= SURE_BACK]
     if len(faces) == 0 and len(backs) == 0:
         return Observation(game, dict.fromkeys(layout, ()), ())
     rough_h = _index_card_height(faces, backs)
@@ -536,6 +554,9 @@ def assemble(dets: Detections, game: str) -> Observation:
                 idx.remove(i)
                 where[i] = None
     down = _face_down(where[n:], ys[n:], ys, piles, layout, card_h)
+    for pile in _stocks_shown(weak, best, stock):
+        if not piles[pile]:
+            down[pile] = 1
     out: dict[str, tuple[SeenCard, ...]] = {}
     for pile, idx in piles.items():
         style = layout[pile].style
@@ -609,6 +630,40 @@ def _place(
                 pile, xs[i], ys[i] = alt, x, y
         where.append(pile)
     return where
+
+
+def _stocks_shown(backs: Detections, best: _Levelled, stock: frozenset[str]) -> set[str]:
+    """The stock piles on whose slot one of ``backs`` lies in the fitted layout (a box drawn much wider than a card
+    taken a card wide about its middle, as ``_plausible_backs`` does). A stock alone in its row has no row line of
+    its own (rows are fitted on heads): a back a row pitch from a fitted row stands in that row."""
+    if len(backs) == 0 or not stock:
+        return set()
+    layout, card_w, card_h, fit = best.setting.layout, best.setting.card_w, best.setting.card_h, best.fit
+    boxes = backs.boxes.copy()
+    mid, wide = (boxes[:, 0] + boxes[:, 2]) / 2, boxes[:, 2] - boxes[:, 0] >= 1.35 * card_w
+    boxes[wide, 0], boxes[wide, 2] = mid[wide] - card_w / 2, mid[wide] + card_w / 2
+    bx, by = _back_anchors(Detections(boxes, backs.class_id, backs.confidence, backs.data))
+    cos, sin = np.cos(best.turn), np.sin(best.turn)
+    a, b = fit.grid.line
+    shown = set()
+    for x0, y0 in zip(bx.tolist(), by.tolist(), strict=True):
+        x, y = cos * x0 + sin * y0, -sin * x0 + cos * y0
+        u = y - (a * x + b)
+        for pile in stock:
+            row = layout[pile].row
+            if row in fit.row_u:
+                on_row = abs(u - fit.row_u[row]) < 0.35 * card_h
+            elif fit.row_u:
+                near = min(fit.row_u, key=lambda r: abs(r - row))
+                step = (u - fit.row_u[near]) / (row - near) / card_h
+                on_row = _STOCK_ROW_STEP[0] <= step <= _STOCK_ROW_STEP[1]
+            else:
+                on_row = False
+            if not on_row:
+                continue
+            if _nearest_pile(fit.grid.column(x, y), row, layout)[0] == pile:
+                shown.add(pile)
+    return shown
 
 
 def _face_down(

@@ -44,7 +44,10 @@ class Recogniser:
     det_threshold: float = 0.2  # low: the classifier's "not an index" class rejects what is not
     min_class_score: float = 0.45  # chosen on unseen-deck renders of a selection seed (models/MODEL_CARD.md)
     max_candidates: int = 300
-    back_threshold: float = 0.35  # face-down strips: no classifier checks them, so the detector must be surer
+    # face-down strips: no classifier checks them, so the assembly fits the layout only on those scored at least
+    # vision.assemble.SURE_BACK (0.35); weaker ones down to this only show the stock's packet (unseen decks' stocks
+    # score 0.15-0.35: stocks placed 97 -> 126 of 160, selection seed)
+    back_threshold: float = 0.15
     det_width: int = DET_W  # the detector's input width (trained at 640; wider finds smaller indices)
     extra_widths: tuple[int, ...] = (320, 224)  # further detector passes: narrower inputs find larger indices
     turn_too: bool = True  # also classify each crop turned 180 degrees and average (indices come both ways up)

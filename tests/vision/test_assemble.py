@@ -464,3 +464,73 @@ def test_fits_that_cannot_win_are_skipped_without_changing_the_observation(
     monkeypatch.setattr(vision.assemble, "_fit_grid", checked)
     assert [repr(assemble(d, game)) for d in scenes] == pruned
     assert max(most) <= 1.0 + 1e-9
+
+
+def _weak(dets: Detections, which: npt.NDArray[np.bool_]) -> Detections:
+    """``dets`` with the chosen ones scored as a detector scores the strips of a back design it does not know."""
+    conf = dets.confidence.copy()
+    conf[which] = 0.5 * vision.assemble.SURE_BACK
+    return Detections.build(dets.boxes, dets.class_id, conf)
+
+
+def test_a_stock_seen_only_faintly_still_shows_its_packet() -> None:
+    """A fresh deal: the stock alone in its row (no other head there to give the row a line) and its strip scored
+    below SURE_BACK: it takes no part in the fit, yet still shows the packet, a row pitch above the cascades."""
+    truth = _render("klondike", 1, 10.0, moves=0)
+    dets = truth_detections(truth)
+    stock = [c for c in truth.cards if c.pile == "s"][-1].image
+    on_stock = (dets.class_id == BACK) & (
+        np.hypot(*(dets.centres - np.array(stock).mean(0)).T) < 0.5 * np.ptp(np.array(stock)[:, 1])
+    )
+    assert on_stock.sum() == 1
+    obs = assemble(_weak(dets, on_stock), "klondike")
+    assert obs.face_down == expected_piles(truth, "klondike")[1]
+    assert obs.face_down["s"] == 1
+
+
+def test_faint_strips_count_no_face_down_card_in_a_cascade() -> None:
+    """A strip scored below SURE_BACK between two of a cascade's strips (a back design the detector half knows
+    fires twice on one strip, or on the card's pattern) adds no face-down card: only the stock takes faint strips."""
+    truth = _render("klondike", 3, 10.0, moves=0)
+    dets = truth_detections(truth)
+    backs = dets.boxes[dets.class_id == BACK]
+    tall = backs[np.argsort(backs[:, 1])]
+    # a phantom strip halfway between each cascade's first two strips (same column: boxes overlapping in x)
+    extra = []
+    for i, b in enumerate(tall):
+        below = [c for c in tall[i + 1 :] if abs(c[0] - b[0]) < 0.3 * (b[2] - b[0]) and c[1] > b[1]]
+        if below:
+            extra.append((b + below[0]) / 2)
+    assert len(extra) >= 5
+    phantoms = Detections.build(np.array(extra), np.full(len(extra), BACK), np.ones(len(extra)))
+    both = Detections.merge([dets, phantoms])
+    weak = _weak(both, np.arange(len(both)) >= len(dets))
+    assert assemble(weak, "klondike").face_down == expected_piles(truth, "klondike")[1]
+
+
+def test_a_strip_drawn_too_wide_still_counts_in_its_cascade() -> None:
+    """A detector that does not know a back design draws some strips' boxes two or three cards wide about the right
+    middle (its heat peak): each still counts in its cascade, though the cascade's other strips lie beside it."""
+    truth = _render("klondike", 3, 10.0, moves=0)
+    dets = truth_detections(truth)
+    boxes = dets.boxes.copy()
+    backs = np.flatnonzero(dets.class_id == BACK)
+    card_w = float(np.median(boxes[backs, 2] - boxes[backs, 0]))
+    for i in backs[::2]:
+        mid = (boxes[i, 0] + boxes[i, 2]) / 2
+        boxes[i, 0], boxes[i, 2] = mid - 1.2 * card_w, mid + 1.2 * card_w
+    wide = Detections.build(boxes, dets.class_id, dets.confidence)
+    assert assemble(wide, "klondike").face_down == expected_piles(truth, "klondike")[1]
+
+
+def test_two_peaks_on_one_strip_count_one_face_down_card() -> None:
+    """A strip drawn too wide can be found twice (two heat peaks a little apart whose wide boxes overlap too little
+    for the recogniser's suppression): the less sure twin is the same strip, not another face-down card."""
+    truth = _render("klondike", 3, 10.0, moves=0)
+    dets = truth_detections(truth)
+    backs = dets.boxes[dets.class_id == BACK]
+    card_w = float(np.median(backs[:, 2] - backs[:, 0]))
+    mid = (backs[:, :2] + backs[:, 2:]) / 2 + [0.1 * card_w, 0.02 * card_w]
+    half = np.array([1.2 * card_w, (backs[0, 3] - backs[0, 1]) / 2])
+    twins = Detections.build(np.hstack([mid - half, mid + half]), np.full(len(mid), BACK), np.full(len(mid), 0.9))
+    assert assemble(Detections.merge([dets, twins]), "klondike").face_down == expected_piles(truth, "klondike")[1]
