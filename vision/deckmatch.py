@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.deck import DeckProfile, EnrolmentError, normalise
+from calibration.deck import NOT_AN_INDEX, DeckProfile, EnrolmentError, Probe, fit_probe, normalise
 from calibration.spread import SpreadError, find_grid
 from vision.cards import NAMES, class_of
 from vision.crops import square_crop
@@ -39,6 +39,15 @@ BLURS = (0.0, 1.0)
 MIN_FOUND = 0.2  # the weighted detector score (share of the best) a candidate needs to take part in the grid
 MAX_NEGATIVES = 256  # non-index crops kept from an enrolment photo (each both ways up)
 INDEX_AT_DETECTOR = 16.0  # px: an index's box side in the detector's input in a 1280 x 720 game render
+# The probe (calibration.deck.Probe): jittered views per enrolled crop (each also turned 180 degrees) and per
+# non-index crop, and its L2 penalty; chosen on bench.enrol selection renders (notes: enr7)
+PROBE_VIEWS = 16
+PROBE_NEGATIVE_VIEWS = 4
+PROBE_L2 = 1e-3
+# A deck whose own index views the classifier names this well needs no correction: on selection renders the
+# probe helped the decks read at 0.50-0.55 (penguins, ancient egyptians: named +1.5-3.4 points, phantoms -1.7
+# to -4.7) and cost the ones read at 0.67-0.87 (jolly royal, standard, nicu white: phantoms +0.2-1.2)
+PROBE_BELOW = 0.6
 
 
 def fingerprint(model: OnnxModel) -> str:
@@ -236,22 +245,29 @@ def _enrol_look(image: U8, rec: Recogniser, source: str, boxes: F32, weight: npt
             " face up in rows, in order (see `cadogan calibrate deck --help`)"
         )
     missing = [NAMES[k] for k in range(len(NAMES)) if k not in found]
+    negative_boxes, negatives = _negatives(image, boxes, chosen, classifier)
     deck = DeckProfile(
         tuple(label for label in labels for _ in range(views.shape[1])),
         rows.astype(np.float32),
         fingerprint(classifier),
         source=source,
-        negatives=negatives_of(image, boxes, chosen, classifier),
+        negatives=negatives,
     )
-    return Enrolment(deck, missing, boxes[chosen], tuple(labels))
+    probe = probe_of([(image, boxes[chosen], labels, negative_boxes)], classifier)
+    return Enrolment(replace(deck, probe=probe), missing, boxes[chosen], tuple(labels))
 
 
 def negatives_of(image: U8, boxes: F32, chosen: list[int], classifier: OnnxModel) -> F32:
     """Embeddings (both ways up) of the photo's candidates that are not indices: away from every enrolled
     index and called "not an index" by the classifier (this deck's pips, court pictures, frames; the
     strongest ``MAX_NEGATIVES``). Recognition drops a read nearer to one of them than to every card."""
+    return _negatives(image, boxes, chosen, classifier)[1]
+
+
+def _negatives(image: U8, boxes: F32, chosen: list[int], classifier: OnnxModel) -> tuple[F32, F32]:
+    """The boxes of ``negatives_of`` (k, 4) and their embeddings both ways up (k * 2, dim)."""
     if len(boxes) == 0:
-        return np.zeros((0, 0), np.float32)
+        return np.zeros((0, 4), np.float32), np.zeros((0, 0), np.float32)
     probs, emb = classify_and_embed(image, boxes, classifier)
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
@@ -263,7 +279,7 @@ def negatives_of(image: U8, boxes: F32, chosen: list[int], classifier: OnnxModel
     pick = np.nonzero(away & (not_index >= 0.5))[0]
     pick = pick[np.argsort(-not_index[pick], kind="stable")][:MAX_NEGATIVES]
     out: F32 = np.ascontiguousarray(emb[pick].reshape(-1, emb.shape[-1]), np.float32)
-    return out
+    return np.asarray(boxes[pick], np.float32).reshape(-1, 4), out
 
 
 def _corner_pair(boxes: F32, weight: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
@@ -293,6 +309,7 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
     rows: list[F32] = []
     crops: list[F32] = []
     negatives: list[F32] = []
+    seen: list[tuple[U8, F32, list[int], F32]] = []
     for name, image in photos:
         try:
             card = class_of(name)
@@ -306,7 +323,9 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
         rows.append(views.reshape(-1, views.shape[-1]))
         labels += [card] * (len(best) * views.shape[1])
         crops += [boxes[int(b)] for b in best]
-        negatives.append(negatives_of(image, boxes, [int(b) for b in best], rec.classifier))
+        negative_boxes, negative_rows = _negatives(image, boxes, [int(b) for b in best], rec.classifier)
+        negatives.append(negative_rows)
+        seen.append((image, boxes[best], [card] * len(best), negative_boxes[:4]))
     if not labels:
         raise EnrolmentError(f"{source or 'the photos'}: no cards found")
     found = set(labels)
@@ -321,5 +340,107 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
         source=source,
         negatives=negative_rows.astype(np.float32),
     )
+    deck = replace(deck, probe=probe_of(seen, rec.classifier))
     per = len(labels) // max(len(crops), 1)
     return Enrolment(deck, missing, np.array(crops, np.float32).reshape(-1, 4), tuple(labels[:: max(per, 1)]))
+
+
+@dataclass(frozen=True, slots=True)
+class Jitter:
+    """How far the probe's training views of a crop stray from it (uniform ranges, both ways about 0 or 1)."""
+
+    # the views' side x the enrolled box's: the detector frames the photo's small indices tight (0.63-0.90 of
+    # the true side on selection renders, a game's 0.83-0.96)
+    grow: float = 1.3
+    angle: float = 12.0  # degrees
+    scale: float = 0.15  # x the crop's side, either way
+    shift: float = 0.12  # x the crop's side
+    blur: float = 1.5  # sigma px of the 40 px crop, at most
+    gain: float = 0.25  # brightness x (1 +- gain)
+    colour: float = 0.1  # per channel x (1 +- colour)
+    noise: float = 6.0  # grey levels, sd at most
+    jpeg: float = 0.5  # share of views passed through JPEG (quality 30-90)
+
+
+def jittered_crops(frame: U8, boxes: F32, views: int, rng: np.random.Generator, jitter: Jitter = Jitter()) -> U8:
+    """``views`` randomly jittered 40 px crops of each box (n * views, 40, 40, 3): turned, scaled, shifted,
+    blurred, lit and coloured differently, noisy, JPEG-compressed; the probe learns this deck from them."""
+    out = []
+    for x0, y0, x1, y1 in boxes:
+        side0 = CLS_SPAN * jitter.grow * float(max(x1 - x0, y1 - y0))
+        for _ in range(views):
+            side = side0 * (1 + rng.uniform(-jitter.scale, jitter.scale))
+            cx = float(x0 + x1) / 2 + rng.uniform(-jitter.shift, jitter.shift) * side0
+            cy = float(y0 + y1) / 2 + rng.uniform(-jitter.shift, jitter.shift) * side0
+            s = CLS_IN / max(side, 1e-3)
+            m = np.asarray(cv2.getRotationMatrix2D((cx, cy), rng.uniform(-jitter.angle, jitter.angle), s), np.float64)
+            m[:, 2] += np.array([CLS_IN / 2 - cx, CLS_IN / 2 - cy])
+            warped = cv2.warpAffine(
+                frame,
+                m,
+                (CLS_IN, CLS_IN),
+                flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=(128, 128, 128),
+            )
+            out.append(_relit(np.asarray(warped, np.float32), rng, jitter))
+    return np.stack(out) if out else np.zeros((0, CLS_IN, CLS_IN, 3), np.uint8)
+
+
+def _relit(crop: F32, rng: np.random.Generator, jitter: Jitter) -> U8:
+    """One crop blurred, lit, coloured, noisy and perhaps JPEG-compressed at random."""
+    sigma = rng.uniform(0, jitter.blur)
+    if sigma > 0.3:
+        crop = np.asarray(cv2.GaussianBlur(crop, (0, 0), sigma), np.float32)
+    crop = crop * np.float32(1 + rng.uniform(-jitter.gain, jitter.gain))
+    crop = crop * (1 + rng.uniform(-jitter.colour, jitter.colour, 3)).astype(np.float32)
+    crop = crop + rng.normal(0, rng.uniform(0, jitter.noise), crop.shape).astype(np.float32)
+    img: U8 = np.clip(crop, 0, 255).astype(np.uint8)
+    if rng.random() < jitter.jpeg:
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])
+        if ok:
+            img = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return img
+
+
+def probe_of(photos: list[tuple[U8, F32, list[int], F32]], classifier: OnnxModel) -> Probe | None:
+    """The deck's probe, from (photo, index boxes, their cards, non-index boxes) of each enrolment photo:
+    ``PROBE_VIEWS`` jittered views of every index crop and ``PROBE_NEGATIVE_VIEWS`` of every non-index one,
+    each both ways up, fitted as a correction to what the classifier says of each view; None when the
+    classifier already names at least ``PROBE_BELOW`` of the index views right. Seeded: one photo, one probe."""
+    rng = np.random.default_rng(0)
+    rows: list[F32] = []
+    offsets: list[F32] = []
+    classes: list[npt.NDArray[np.int64]] = []
+    for image, boxes, cards, negative_boxes in photos:
+        for bx, views, cls in (
+            (boxes, PROBE_VIEWS, np.asarray(cards, np.int64)),
+            (negative_boxes, PROBE_NEGATIVE_VIEWS, np.full(len(negative_boxes), NOT_AN_INDEX, np.int64)),
+        ):
+            if len(bx):
+                emb, logp = _embed_and_judge(jittered_crops(image, bx, views, rng), classifier)
+                rows.append(emb)
+                offsets.append(logp)
+                classes.append(np.tile(np.repeat(cls, views), 2))  # the crops, then them turned
+    y, offset = np.concatenate(classes), np.concatenate(offsets)
+    index = y < NOT_AN_INDEX
+    if not index.any() or float(np.mean(offset[index, :NOT_AN_INDEX].argmax(1) == y[index])) >= PROBE_BELOW:
+        return None
+    return fit_probe(np.concatenate(rows), y, l2=PROBE_L2, offset=offset)
+
+
+def _embed_and_judge(crops: U8, classifier: OnnxModel) -> tuple[F32, F32]:
+    """Unit embeddings of crops (n, 40, 40, 3) and of them turned 180 degrees (2n, dim), each with the
+    classifier's log-probabilities (2n, 53) averaged over both ways up, as recognition sees a crop."""
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))
+    outs = classifier.run_all(np.concatenate([x, x[:, :, ::-1, ::-1]]))
+    if "embedding" not in outs:
+        raise ModelError(
+            f"model {classifier.path.name} has no 'embedding' output: deck enrolment needs a newer classifier"
+        )
+    logits = next(v for k, v in outs.items() if k != "embedding")
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    p = e / e.sum(1, keepdims=True)
+    n = len(x)
+    logp = np.log(np.clip((p[:n] + p[n:]) / 2, 1e-9, 1.0)).astype(np.float32)
+    return normalise(outs["embedding"]), np.concatenate([logp, logp])

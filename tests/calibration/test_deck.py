@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.deck import DeckProfile, index_similarity, match_probabilities
+from calibration.deck import NOT_AN_INDEX, DeckProfile, Probe, fit_probe, index_similarity, match_probabilities
 from calibration.errors import ProfileError
 from calibration.profile import Profile, load_deck, load_profile, save_profile
 from calibration.spread import find_grid
@@ -22,7 +22,7 @@ PHOTO = ("paris", 7)  # a training deck: its indices are found well
 MISSING = ("3S", "9S", "KS", "2H", "8H", "QH", "AD", "6D", "JD", "4C", "7C", "KC")
 
 
-def _unit(rows: int, dim: int, seed: int) -> np.ndarray:  # type: ignore[type-arg]
+def _unit(rows: int, dim: int, seed: int) -> np.ndarray:
     e = np.random.default_rng(seed).normal(size=(rows, dim)).astype(np.float32)
     e /= np.linalg.norm(e, axis=1, keepdims=True)
     e = e.astype(np.float16).astype(np.float32)  # what the file keeps
@@ -63,6 +63,109 @@ def test_a_deck_with_negatives_round_trips_and_one_without_still_loads(tmp_path:
     (tmp_path / "bad.json").write_text(json.dumps(data))
     with pytest.raises(ProfileError, match=r"deck\.negatives: expected up to"):
         load_profile(str(tmp_path / "bad.json"))
+
+
+def _probe(dim: int = 16, seed: int = 2) -> Probe:
+    rng = np.random.default_rng(seed)
+    return Probe(rng.normal(size=(53, dim)).astype(np.float32), rng.normal(size=53).astype(np.float32))
+
+
+def test_a_deck_with_a_probe_round_trips_exactly_and_one_without_still_loads(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    profile = Profile("desk", deck=replace(_deck(negatives=3), probe=_probe()))
+    back = load_profile(str(save_profile(profile, str(tmp_path / "p.json")))).deck
+    assert back is not None
+    assert back.probe is not None
+    assert profile.deck is not None
+    assert back.probe == profile.deck.probe  # weights kept exactly (float32), not rounded like the unit rows
+    data = profile.to_json()
+    del data["deck"]["probe"]  # a profile enrolled before the probe
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    assert load_deck(str(tmp_path / "old.json")).probe is None
+
+
+def _bad_probe_weights() -> dict[str, object]:
+    import base64
+
+    weights = np.zeros((53, 16), "<f4")
+    weights[4, 2] = np.nan
+    return {"weights": base64.b64encode(weights.tobytes()).decode("ascii"), "bias": "AAAA"}
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"weights": "AAAA"}, "deck.probe.weights: expected 848 float32 numbers, found 0.75"),
+        ({"bias": "!!!"}, "deck.probe.bias: not base64"),
+        (_bad_probe_weights(), "deck.probe.weights: expected finite numbers below 10000 in size"),
+        ({"weights": 3}, "deck.probe.weights: expected a string"),
+    ],
+)
+def test_a_corrupt_probe_is_refused_in_one_line(tmp_path: Path, change: dict[str, object], problem: str) -> None:
+    from dataclasses import replace
+
+    data = Profile("desk", deck=replace(_deck(), probe=_probe())).to_json()
+    data["deck"]["probe"].update(change)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="invalid profile") as info:
+        load_profile(str(path))
+    assert problem in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def _confusable(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two cards (0, 1) and "not an index" apart only along axis 0, with a nuisance 10 times as large along
+    axes 1-3 (the framing, the light): nearest prototypes follow the nuisance, a probe can learn to ignore it."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    x = np.zeros((n, 16), np.float32)
+    x[:, 0] = np.array([-1.0, 1.0, 0.0])[y] * 0.1
+    x[:, 4] = np.where(y == 2, 0.1, 0.0)
+    x[:, 1:4] = rng.normal(size=(n, 3))
+    x[:, 5] = 0.5
+    y = np.where(y == 2, NOT_AN_INDEX, y)
+    return x / np.linalg.norm(x, axis=1, keepdims=True), y
+
+
+def test_the_probe_separates_cards_that_nearest_prototypes_confuse() -> None:
+    from dataclasses import replace
+
+    x, y = _confusable(600, 3)
+    probe = fit_probe(x, y, l2=1e-4, steps=300)
+    test, want = _confusable(300, 4)
+    cards = want < NOT_AN_INDEX
+    assert float(np.mean(probe.logits(test).argmax(1) == want)) >= 0.95  # cards and "not an index" alike
+    few = np.concatenate([np.nonzero(y == card)[0][:3] for card in (0, 1)])  # a few views a card, as enrolled
+    deck = DeckProfile(tuple(int(v) for v in y[few]), x[few], "m", 0.05)
+    flat = np.full((len(test), 53), 1 / 53, np.float32)  # a classifier that knows nothing of this deck
+    plain = match_probabilities(flat, test, deck)
+    plain_right = float(np.mean(plain[cards].argmax(1) == want[cards]))
+    assert plain_right < 0.7
+    probed = match_probabilities(flat, test, replace(deck, probe=probe))
+    assert float(np.mean(probed[cards].argmax(1) == want[cards])) > plain_right + 0.1
+    led = match_probabilities(flat, test, replace(deck, probe=probe), probe_weight=20.0)  # its say grows with it
+    assert float(np.mean(led[cards].argmax(1) == want[cards])) >= 0.95
+
+
+def test_the_probe_fitted_on_the_classifier_corrects_only_its_mistakes() -> None:
+    x, y = _confusable(600, 3)
+    right = np.full((len(y), 53), -20.0, np.float32)
+    right[np.arange(len(y)), y] = 0.0  # a classifier already sure and right: nothing to correct
+    assert float(np.abs(fit_probe(x, y, offset=right).logits(x)).max()) < 1.0
+    swap = np.array([1, 0, *range(2, 53)])  # a classifier that reads card 0 as card 1 and back, unsure
+    swapped = np.full((len(y), 53), -3.0, np.float32)
+    swapped[np.arange(len(y)), swap[y]] = 0.0
+    fixed = fit_probe(x, y, l2=1e-4, offset=swapped)
+    test, want = _confusable(300, 4)
+    wrong = np.full((len(want), 53), -3.0, np.float32)
+    wrong[np.arange(len(want)), swap[want]] = 0.0
+    assert float(np.mean(wrong.argmax(1) == want)) < 0.5
+    assert float(np.mean((wrong + fixed.logits(test)).argmax(1) == want)) >= 0.95
+    # cards never seen in the fit are left alone (a card missing from the photo keeps the classifier's view)
+    assert float(np.abs(fixed.weights[5:52]).max()) == 0.0
+    assert float(np.abs(fixed.bias[5:52]).max()) == 0.0
 
 
 def test_a_read_nearer_a_non_index_than_every_card_is_not_an_index() -> None:
@@ -161,6 +264,7 @@ def test_enrolment_of_a_rendered_spread(rec) -> None:  # type: ignore[no-untyped
     # what is not an index is kept too (pips, pictures), and none of it is an enrolled index itself
     assert len(deck.negatives) > 0
     assert float((deck.negatives @ deck.embeddings.T).max()) < 0.999
+    assert deck.probe is None, "a deck the classifier already reads needs no correction (PROBE_BELOW)"
 
 
 def test_enrolment_improves_reading_that_deck(rec) -> None:  # type: ignore[no-untyped-def]
@@ -172,6 +276,7 @@ def test_enrolment_improves_reading_that_deck(rec) -> None:  # type: ignore[no-u
 
     image, _ = _photo("kde_ancient_egyptians", 7)  # a deck left out of training
     deck = enrol_image(image, rec).deck
+    assert deck.probe is not None, "the classifier misreads this deck's own photo: a correction is learnt"
     before = after = 0
     for img, truth in scenes("kde_ancient_egyptians", 2, seed=7000):
         before += _named(recognise(img, rec), truth)[1]
