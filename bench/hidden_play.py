@@ -35,6 +35,14 @@ def camera_memory(table: Table, seen: set[int]) -> Table:
     return Table(table.game, piles, downs, passes=table.passes, waste_played=table.waste_played, stage=table.stage)
 
 
+def watch(table: Table, seen: set[int]) -> Table:
+    """What a companion watching the game knows of ``table`` now: its face-up cards join ``seen``, and the
+    view is ``camera_memory`` of that (one function for the games and for their replays)."""
+    for pile in table.pile_ids:
+        seen.update(table.codes(pile)[table.face_down_count(pile) :])
+    return camera_memory(table, seen)
+
+
 def play(game: str, seed: int, nodes: int, max_moves: int, made_moves: list[str] | None = None) -> tuple[str, int]:
     """How the deal ended (won, blocked, repeated, resigned, too long), and the moves made (appended to
     ``made_moves`` as text, when given, to replay the game later)."""
@@ -49,9 +57,7 @@ def play(game: str, seed: int, nodes: int, max_moves: int, made_moves: list[str]
         repeats[table.key()] += 1
         if repeats[table.key()] >= 3:
             return "repeated", made
-        for p in table.pile_ids:
-            seen.update(table.codes(p)[table.face_down_count(p) :])
-        view = camera_memory(table, seen)
+        view = watch(table, seen)
         advice = hint(view, nodes, seed, history=history)
         if advice.move is None:
             return "blocked", made

@@ -7,19 +7,26 @@ from pathlib import Path
 
 import pytest
 
+from bench.hidden_play import watch
 from bench.hint_positions import SHIPPED, main, replay, verdict
+from engine.cards import UNKNOWN
+from engine.games import find_game
 from engine.moves import Move
 from engine.solver import Verdict
+from engine.table import Stage, Table
+
+FRESH = SHIPPED.with_name("critical_positions_fresh.json")  # the disjoint second set (seeds 1000-1025)
 
 
-def _positions() -> list[dict[str, object]]:
-    positions: list[dict[str, object]] = json.loads(SHIPPED.read_text())["positions"]
+def _positions(path: Path = SHIPPED) -> list[dict[str, object]]:
+    positions: list[dict[str, object]] = json.loads(path.read_text())["positions"]
     return positions
 
 
-def test_every_position_is_a_real_choice() -> None:
-    positions = _positions()
-    assert len(positions) >= 50
+@pytest.mark.parametrize(("path", "least"), [(SHIPPED, 50), (FRESH, 30)])
+def test_every_position_is_a_real_choice(path: Path, least: int) -> None:
+    positions = _positions(path)
+    assert len(positions) >= least
     for position in positions:
         labels = position["labels"]
         assert isinstance(labels, dict)
@@ -27,9 +34,10 @@ def test_every_position_is_a_real_choice() -> None:
         assert Verdict.UNSOLVABLE.value in labels.values()
 
 
+@pytest.mark.parametrize("path", [SHIPPED, FRESH])
 @pytest.mark.parametrize("label", [Verdict.SOLVED, Verdict.UNSOLVABLE])
-def test_a_labelled_move_does_what_its_label_says(label: Verdict) -> None:
-    position = _positions()[0]
+def test_a_labelled_move_does_what_its_label_says(label: Verdict, path: Path) -> None:
+    position = _positions(path)[0]
     moves = position["moves"]
     labels = position["labels"]
     assert isinstance(moves, list)
@@ -50,8 +58,28 @@ def test_the_bench_scores_a_small_set(tmp_path: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert "critical positions" in out
     assert " of 2 " in out
+    assert main(["--positions", str(small), "--nodes", "2000", "--seeds", "2", "--verbose"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert " of 4 critical positions (2 hint seeds each)" in lines[-1]
+    assert len(lines) == 5  # a line a hint, then the summary
 
 
 def test_a_missing_set_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--positions", str(tmp_path / "none.json")]) == 2
     assert "no position set" in capsys.readouterr().err
+
+
+def test_stock_cards_once_seen_stay_known_after_the_redeal() -> None:
+    # One function (``watch``) keeps what a companion has seen, for the games and for their replays.
+    table = Table.dealt(find_game("klondike/draw3"), 3)
+    table.stage = Stage.PLAY
+    seen: set[int] = set()
+    assert set(watch(table, seen).codes("s")) == {UNKNOWN}
+    while table.codes("s"):
+        table.play("s:3>w")
+        watch(table, seen)
+    table.play(f"w:{len(table.codes('w'))}>s")
+    view = watch(table, seen)
+    assert UNKNOWN not in view.codes("s")
+    assert view.codes("s") == table.codes("s")
+    assert UNKNOWN in view.codes("t7")  # face-down tableau cards never seen stay unknown
