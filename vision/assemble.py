@@ -9,8 +9,8 @@ Steps: (0) index reads lying on one another are one read (the surest: one corner
 index reads into physical cards: a read and a read of the same name a card's diagonal down and to the right are
 the two corners of one card (that offset, measured on the names read twice, settles two packs' candidates), and
 so are two single reads of different names that offset apart (a misread turned corner: a 6 read as a 9);
-(2) one anchor per card (its top-left index) and per face-down strip (class ``BACK``; a box wider than a card is
-strips of several columns merged by the detector and is dropped, unless nothing lies beside it: a squared packet);
+(2) one anchor per card (its top-left index) and per face-down strip (class ``BACK``; a box much wider than a card
+is one strip drawn too wide: taken a card wide about its middle, the detector's peak);
 (3) turn the anchors level (the camera's yaw turns the layout; the turn measured on piles level with one another
 can mislead, so steps 3-6 run for it, for 0.1 rad more and less, and unturned, and the best fit is kept) and
 measure the card: strips' width, two corners' distance, column pitch and index size each give a range of widths,
@@ -66,6 +66,7 @@ _TURN_STEP = 0.1  # radians: the layout is also fitted this much more and less t
 # fit; it only shows that the stock's slot holds a packet when nothing else was seen there (unseen decks' stocks
 # score 0.15-0.35 where their cascades' strips score more: ``vision.recognise.Recogniser.back_threshold``)
 SURE_BACK = 0.35
+_BACKS_DEEP = 1.0  # card heights: a cascade's top back lies less than this below its row's line (backs stack tight)
 _TWIN = 0.07  # two strips' middles nearer than this (card widths) up and down are one strip
 _STOCK_ROW_STEP = (0.75, 2.0)  # a stock alone in its row: its row pitch from a fitted row / card height
 _F = npt.NDArray[np.float64]
@@ -317,15 +318,15 @@ def _rotation(xs: _F, ys: _F) -> float:
     return float(np.median(np.arctan2(dy[far], dx[far])))
 
 
-def _card_width(backs: Detections, pairs: list[float], pitch: float | None, rough_h: float) -> float:
-    """A card's width (px) in the image. A face-down strip is a card wide; a card's two corners (``pairs``:
-    horizontal distances) lie 0.55-0.85 card widths apart as decks go (0.72 typical); the column ``pitch`` is a
-    card and a 10-45 % gap (1.22 typical); the index size (``rough_h``) says least, a card being 0.5-1.15 of
-    ``rough_h * CARD_ASPECT`` wide as decks go. Real reads mislead each: a detector merges the strips of
-    neighbouring columns into one box, misread corners pair wrongly, a deal's cascades step down so that their
-    heads are not level. So each measure gives a range of widths: the first measure whose range another one's
-    meets is taken; else the corners of several cards (their distance is the deck's own); else the first one
-    the index size allows; else the index size."""
+def _card_width(backs: Detections, pairs: list[float], pitch: float | None, rough_h: float) -> tuple[float, bool]:
+    """A card's width (px) in the image, and whether it is the strips' own width that no other measure confirmed.
+    A face-down strip is a card wide; a card's two corners (``pairs``: horizontal distances) lie 0.55-0.85 card
+    widths apart as decks go (0.72 typical); the column ``pitch`` is a card and a 10-45 % gap (1.22 typical); the
+    index size (``rough_h``) says least, a card being 0.5-1.15 of ``rough_h * CARD_ASPECT`` wide as decks go. Real
+    reads mislead each: a detector merges the strips of neighbouring columns into one box, misread corners pair
+    wrongly, a deal's cascades step down so that their heads are not level. So each measure gives a range of
+    widths: the first measure whose range another one's meets is taken; else the corners of several cards (their
+    distance is the deck's own); else the first one the index size allows; else the index size."""
     rough_w = rough_h * CARD_ASPECT
     by_pairs = float(np.median(pairs)) if len(pairs) >= 2 else None  # one pair may be two misread cards
     measures: list[tuple[float, float, float]] = []  # (width, least, most)
@@ -340,13 +341,13 @@ def _card_width(backs: Detections, pairs: list[float], pitch: float | None, roug
     index = len(measures) - 1
     for k, (w, lo, hi) in enumerate(measures[:index]):
         if any(j != k and lo <= b and a <= hi for j, (_, a, b) in enumerate(measures[:index])):
-            return w
+            return w, False
     if by_pairs is not None and len(pairs) >= 4:
-        return by_pairs / 0.72
-    for w, lo, hi in measures[:index]:
+        return by_pairs / 0.72, False
+    for k, (w, lo, hi) in enumerate(measures[:index]):
         if lo <= 1.15 * rough_w and 0.5 * rough_w <= hi:
-            return w
-    return rough_w
+            return w, k == 0 and len(backs) > 0
+    return rough_w, False
 
 
 def _card_size(xs: _F, ys: _F, pairs: list[float], backs: Detections, rough_h: float) -> tuple[float, float]:
@@ -357,41 +358,43 @@ def _card_size(xs: _F, ys: _F, pairs: list[float], backs: Detections, rough_h: f
     dx, _ = _level_neighbours(xs, ys, 0.15)
     far = dx[dx > 0.5 * np.max(dx)] if len(dx) else dx
     pitch = float(np.median(far)) if len(far) >= 3 else None
-    w = _card_width(backs, pairs, pitch, rough_h)
+    w = _card_width(backs, pairs, pitch, rough_h)[0]
     return w, w / CARD_ASPECT * 0.85
 
 
-def _plausible_backs(backs: Detections, card_w: float) -> Detections:
-    """The face-down strips about a card wide (one seen in part still marks its column). A detector may merge the
-    strips of neighbouring columns into one wider box, which lies on no pile: it is dropped, unless no other
-    strip lies beside it (a squared packet, the stock, whose box came out too wide): then it is kept, taken a
-    card wide about its middle when it is more than two wide. (Taking every too-wide box a card wide about its
-    middle scored better on still scenes, piles exact 0.733 -> 0.743 on the selection seed, but it cost the
-    recorded games moves and turned the demo's last move into a false alarm; on one recording a too-wide stock
-    box taken as a strip measured the card 40 % too wide and shifted the whole layout a column.)"""
+def _plausible_backs(backs: Detections, card_w: float) -> tuple[Detections, npt.NDArray[np.bool_]]:
+    """The face-down strips about a card wide (one seen in part still marks its column). A box much wider than a
+    card is most often one strip whose width the detector drew wrong (a back design it does not know; the heat
+    peak, the box's middle, is still on the strip): it is taken a card wide about its middle (such boxes with a
+    strip beside them were dropped as merged strips of neighbouring columns: piles exact 0.7309 -> 0.7382 kept).
+    A box with no strip beside it and less than two cards wide is kept as it is (a squared packet, the stock:
+    the card width measured from the faces may be what is off). Also returned: per strip kept, whether it was
+    narrowed (its width is then ``card_w``, no measure of the card)."""
     b = backs.boxes
     w = b[:, 2] - b[:, 0]
     keep = (w > 0.5 * card_w) & (w < 1.35 * card_w)
     boxes = b.copy()
+    narrowed = np.zeros(len(b), bool)
     for i in np.flatnonzero(w >= 1.35 * card_w):
         beside = (b[:, 0] < b[i, 2]) & (b[:, 2] > b[i, 0]) & (b[:, 1] < b[i, 3] + 0.3 * card_w)
         beside &= b[:, 3] > b[i, 1] - 0.3 * card_w
         beside[i] = False
-        if not beside.any():
-            if w[i] > 2.0 * card_w:
-                mid = (b[i, 0] + b[i, 2]) / 2
-                boxes[i, 0], boxes[i, 2] = mid - card_w / 2, mid + card_w / 2
-            keep[i] = True
-    # two peaks on one strip (boxes a little apart escape the recogniser's suppression): the surer one is the strip
+        if beside.any() or w[i] > 2.0 * card_w:  # alone, less than two wide: the faces' width may be what is off
+            mid = (b[i, 0] + b[i, 2]) / 2
+            boxes[i, 0], boxes[i, 2] = mid - card_w / 2, mid + card_w / 2
+            narrowed[i] = True
+        keep[i] = True
+    # two peaks on one strip (a box drawn wide is not suppressed by its twin): the surer one is the strip
     mid = (boxes[:, :2] + boxes[:, 2:]) / 2
     for i in np.argsort(-backs.confidence):
         if keep[i]:
             twin = (np.abs(mid[:, 0] - mid[i, 0]) < 0.3 * card_w) & (np.abs(mid[:, 1] - mid[i, 1]) < _TWIN * card_w)
             twin[i] = False
             keep &= ~twin
-    return Detections(
+    kept = Detections(
         boxes[keep], backs.class_id[keep], backs.confidence[keep], {k: v[keep] for k, v in backs.data.items()}
     )
+    return kept, narrowed[keep]
 
 
 # ---------------------------------------------------------------- the layout fit
@@ -465,11 +468,18 @@ class _Levelled:
 
 
 def _levelled(
-    first: list[SeenCard], backs: Detections, turn: float, rough_h: float, piles: _Setting, floor: float = -np.inf
+    first: list[SeenCard],
+    backs: Detections,
+    widths: Detections,
+    turn: float,
+    rough_h: float,
+    piles: _Setting,
+    floor: float = -np.inf,
 ) -> _Levelled | None:
-    """The cards (``first``) and backs turned level by ``turn`` (radians), the card measured, the bottom-right
-    indices seen alone moved to their top-left corners, the cascades found and the layout fitted. ``piles``: the
-    game's, its card size not yet known. None when no fit could score more than ``floor`` (``_fit_layout``)."""
+    """The cards (``first``) and backs turned level by ``turn`` (radians), the card measured (``widths``: the
+    strips whose width is the detector's, a measure of the card), the bottom-right indices seen alone moved to
+    their top-left corners, the cascades found and the layout fitted. ``piles``: the game's, its card size not yet
+    known. None when no fit could score more than ``floor`` (``_fit_layout``)."""
     n = len(first)
     bx, by = _back_anchors(backs)
     x0 = np.concatenate([[c.x for c in first], bx]).astype(np.float64)
@@ -482,7 +492,7 @@ def _levelled(
         if c.other is not None
         for ox, oy in [c.other]
     ]
-    card_w, card_h = _card_size(xs, ys, [d[0] for d in turned], backs, rough_h)
+    card_w, card_h = _card_size(xs, ys, [d[0] for d in turned], widths, rough_h)
     is_back = np.arange(len(xs)) >= n
     # per anchor, the offset from its card's top-left index to the bottom-right one: that of the nearest card
     # whose two indices were read (perspective makes it larger nearer the camera), else the usual deck's
@@ -515,10 +525,16 @@ def assemble(dets: Detections, game: str) -> Observation:
     rough_h = _index_card_height(faces, backs)
     groups = _physical(faces, rough_h)
     first = [_seen(name, cl, faces) for name, cl in groups]
+    widths = backs
     if len(faces) and len(backs):
         # the corners' distance as the level one it would be (the layout's turn is not known yet)
         pairs = [0.7 * float(np.hypot(c.other[0] - c.x, c.other[1] - c.y)) for c in first if c.other]
-        backs = _plausible_backs(backs, _card_width(backs, pairs, None, rough_h))
+        card_w, own = _card_width(backs, pairs, None, rough_h)
+        backs, narrowed = _plausible_backs(backs, card_w)
+        # boxes narrowed to the strips' own width, which nothing else confirmed, would confirm it once more: they
+        # measure nothing (c-legal-1: a packet's back seen as a strip 2.7 cards wide and a box 0.5 wide, the card
+        # measured 199 px where it is 140; exact moves 3 -> 5/24, selection seed unchanged)
+        widths = backs[~narrowed] if own else backs
     n = len(first)
     bx, by = _back_anchors(backs)
     turn = _rotation(np.concatenate([[c.x for c in first], bx]), np.concatenate([[c.y for c in first], by]))
@@ -530,10 +546,10 @@ def assemble(dets: Detections, game: str) -> Observation:
     turns = [turn, *([0.0] if turn != 0.0 else []), turn - _TURN_STEP, turn + _TURN_STEP]
     # the first best try wins (as max() of them all): a later one only when it scores more, so a try that cannot
     # is not fitted (``floor``)
-    best = _levelled(first, backs, turns[0], rough_h, game_piles)
+    best = _levelled(first, backs, widths, turns[0], rough_h, game_piles)
     assert best is not None
     for t in turns[1:]:
-        other = _levelled(first, backs, t, rough_h, game_piles, best.fit.score)
+        other = _levelled(first, backs, widths, t, rough_h, game_piles, best.fit.score)
         if other is not None and other.fit.score > best.fit.score:
             best = other
     xs, ys, diag, lone, head, fit = best.xs, best.ys, best.diag, best.lone, best.head, best.fit
@@ -879,7 +895,9 @@ def _fit_layout(
                 row_u[r] = line[k]
         score, grid = _fit_grid(hx, hw, rows_of_head, is_back[heads], row_u, setting, memo)
         score -= cost
-        score -= _misplaced(hx, u, hw, rows_of_head, row_u, replace(grid, line=(0.0, 0.0)), layout, card_h)
+        score -= _misplaced(
+            hx, u, hw, rows_of_head, is_back[heads], row_u, replace(grid, line=(0.0, 0.0)), layout, card_h
+        )
         if best is None or score > best.score + 1e-6:
             rows = [-1] * len(xs)
             for k, i in enumerate(heads):
@@ -900,6 +918,7 @@ def _misplaced(
     u: _F,
     hw: _F,
     rows: npt.NDArray[np.int64],
+    back: npt.NDArray[np.bool_],
     row_u: dict[int, float],
     grid: _Grid,
     layout: dict[str, Slot],
@@ -909,7 +928,9 @@ def _misplaced(
     lies on its row's line, not a card height off it (in Canfield the reserve shares the cascades' row, and a
     row of foundations taken for that row puts the reserve's head far below its line); a cascade's first card
     read lies on the row's line or a few cards below it (backs and cards not read), not as far as the next
-    row. ``u``: the heads' heights below the level line (the grid measured from there)."""
+    row; a cascade's first back seen (``back``: per head) lies less than a card below it, backs stacking tight (the
+    demo: a lone foundation ace taken for the cascades' row line, their backs 1.1-1.3 card heights under it).
+    ``u``: the heads' heights below the level line (the grid measured from there)."""
     cost = 0.0
     for k in np.flatnonzero(rows >= 0):
         r = int(rows[k])
@@ -919,7 +940,7 @@ def _misplaced(
             continue
         if layout[pile].style != FAN_DOWN and abs(off) > 0.6:
             cost += float(hw[k])
-        elif layout[pile].style == FAN_DOWN and off > 1.3:
+        elif layout[pile].style == FAN_DOWN and off > (_BACKS_DEEP if back[k] else 1.3):
             cost += 0.5 * float(hw[k])
     return cost
 

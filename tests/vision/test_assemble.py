@@ -508,14 +508,128 @@ def test_faint_strips_count_no_face_down_card_in_a_cascade() -> None:
     assert assemble(weak, "klondike").face_down == expected_piles(truth, "klondike")[1]
 
 
+def test_a_strip_drawn_too_wide_still_counts_in_its_cascade() -> None:
+    """A detector that does not know a back design draws some strips' boxes two or three cards wide about the right
+    middle (its heat peak): each still counts in its cascade, though the cascade's other strips lie beside it."""
+    truth = _render("klondike", 3, 10.0, moves=0)
+    dets = truth_detections(truth)
+    boxes = dets.boxes.copy()
+    backs = np.flatnonzero(dets.class_id == BACK)
+    card_w = float(np.median(boxes[backs, 2] - boxes[backs, 0]))
+    for i in backs[::2]:
+        mid = (boxes[i, 0] + boxes[i, 2]) / 2
+        boxes[i, 0], boxes[i, 2] = mid - 1.2 * card_w, mid + 1.2 * card_w
+    wide = Detections.build(boxes, dets.class_id, dets.confidence)
+    assert assemble(wide, "klondike").face_down == expected_piles(truth, "klondike")[1]
+
+
 def test_two_peaks_on_one_strip_count_one_face_down_card() -> None:
-    """A strip can be found twice (two heat peaks a little apart whose boxes overlap too little for the
-    recogniser's suppression): the less sure twin is the same strip, not another face-down card."""
+    """A strip drawn too wide can be found twice (two heat peaks a little apart whose wide boxes overlap too little
+    for the recogniser's suppression): the less sure twin is the same strip, not another face-down card."""
     truth = _render("klondike", 3, 10.0, moves=0)
     dets = truth_detections(truth)
     backs = dets.boxes[dets.class_id == BACK]
     card_w = float(np.median(backs[:, 2] - backs[:, 0]))
     mid = (backs[:, :2] + backs[:, 2:]) / 2 + [0.1 * card_w, 0.02 * card_w]
-    half = np.array([0.5 * card_w, (backs[0, 3] - backs[0, 1]) / 2])
+    half = np.array([1.2 * card_w, (backs[0, 3] - backs[0, 1]) / 2])
     twins = Detections.build(np.hstack([mid - half, mid + half]), np.full(len(mid), BACK), np.full(len(mid), 0.9))
     assert assemble(Detections.merge([dets, twins]), "klondike").face_down == expected_piles(truth, "klondike")[1]
+
+
+# the real recogniser's reads of one frame of a recorded Canfield game (kde_penguins, 2 s into the deal): the stock's
+# back (an unknown design) seen as a strip 2.7 cards wide and a box half a card wide down the card, no other strip
+_PACKET_AS_A_CROSS = [
+    ((215, 396, 234, 437), "7C", 0.89),
+    ((309, 481, 329, 542), "7C", 0.78),
+    ((544, 210, 559, 258), "4H", 0.75),
+    ((641, 285, 667, 335), "4H", 0.58),
+    ((804, 503, 823, 528), "AC", 0.50),
+    ((797, 467, 820, 548), "AC", 0.48),
+    ((300, 486, 319, 537), "7C", 0.42),
+    ((689, 380, 716, 445), "AC", 0.38),
+    ((138, 229, 478, 261), "BACK", 0.49),
+    ((298, 177, 364, 420), "BACK", 0.45),
+    ((185, 160, 482, 373), "BACK", 0.18),
+]
+
+
+def test_a_strip_narrowed_to_the_strips_own_width_does_not_measure_the_card() -> None:
+    """The strips' median width (the two boxes' 1.6 cards) is the only card width the index size allows; the wide
+    strip taken that wide must not then confirm it (the card measured 1.4 times too wide: the foundation's 4H read
+    on the waste, the AC of the second column on the first)."""
+    dets = Detections.build(
+        np.array([box for box, _, _ in _PACKET_AS_A_CROSS], np.float32),
+        np.array([BACK if name == "BACK" else class_of(name) for _, name, _ in _PACKET_AS_A_CROSS]),
+        np.array([conf for _, _, conf in _PACKET_AS_A_CROSS], np.float32),
+    )
+    obs = assemble(dets, "canfield")
+    assert {p: v for p, v in obs.names().items() if v} == {"f1": ["4H"], "r": ["7C"], "t2": ["AC"]}
+    assert obs.face_down["s"] == 1
+
+
+# the real recogniser's reads of one frame of the demo's recorded Klondike game (kde_standard, 7.3 s in): the ace of
+# hearts alone on the first foundation; the backs drawn 1.5-4.5 cards wide, taken a card wide about their middles
+_ACE_ABOVE_THE_BACKS = [
+    ((416, 347, 436, 396), "9C", 0.92),
+    ((694, 232, 711, 275), "AH", 0.86),
+    ((685, 221, 715, 284), "AH", 0.80),
+    ((820, 538, 837, 588), "2S", 0.80),
+    ((118, 296, 137, 341), "3D", 0.76),
+    ((598, 96, 618, 137), "AH", 0.75),
+    ((1027, 468, 1048, 527), "2D", 0.75),
+    ((582, 327, 598, 356), "JH", 0.74),
+    ((878, 431, 896, 472), "QS", 0.74),
+    ((1123, 597, 1143, 649), "2D", 0.74),
+    ((207, 445, 230, 487), "3D", 0.73),
+    ((1113, 606, 1135, 647), "2D", 0.68),
+    ((510, 472, 546, 523), "9C", 0.67),
+    ((1039, 461, 1057, 510), "2D", 0.65),
+    ((271, 302, 288, 360), "4H", 0.64),
+    ((521, 458, 535, 540), "9C", 0.63),
+    ((674, 451, 693, 514), "JH", 0.53),
+    ((592, 88, 629, 125), "AH", 0.47),
+    ((1035, 459, 1049, 494), "2D", 0.45),
+    ((887, 429, 898, 463), "QS", 0.43),
+    ((726, 398, 742, 435), "2S", 0.42),
+    ((198, 435, 220, 478), "3D", 0.41),
+    ((988, 564, 1009, 601), "QS", 0.32),
+    ((980, 574, 993, 618), "QS", 0.30),
+    ((686, 460, 702, 493), "JH", 0.30),
+    ((580, 324, 615, 381), "JH", 0.28),
+    ((854, 358, 1347, 433), "BACK", 0.83),
+    ((915, 406, 1286, 449), "BACK", 0.81),
+    ((958, 393, 1258, 432), "BACK", 0.81),
+    ((430, 311, 1133, 400), "BACK", 0.75),
+    ((659, 371, 902, 406), "BACK", 0.60),
+    ((848, 395, 1033, 417), "BACK", 0.59),
+    ((1023, 359, 1178, 374), "BACK", 0.58),
+    ((792, 394, 1121, 416), "BACK", 0.57),
+    ((783, 361, 1130, 388), "BACK", 0.55),
+    ((775, 375, 1139, 404), "BACK", 0.55),
+    ((820, 364, 1062, 400), "BACK", 0.55),
+    ((684, 372, 909, 391), "BACK", 0.54),
+    ((381, 306, 621, 330), "BACK", 0.45),
+    ((889, 410, 992, 429), "BACK", 0.44),
+    ((391, 308, 579, 326), "BACK", 0.40),
+    ((837, 351, 1077, 365), "BACK", 0.39),
+    ((373, 314, 598, 351), "BACK", 0.35),
+    ((59, 46, 351, 88), "BACK", 0.28),
+    ((193, 38, 310, 210), "BACK", 0.21),
+    ((287, 296, 411, 307), "BACK", 0.19),
+    ((917, 350, 1045, 364), "BACK", 0.17),
+    ((419, 314, 504, 323), "BACK", 0.15),
+]
+
+
+def test_a_cascade_s_top_back_lies_on_its_row_not_a_card_below_it() -> None:
+    """The ace alone in the foundations' row is not the head of a cascade whose backs hang 1.1-1.3 card heights
+    below it: the top back of a cascade lies on the row's line (backs stack tight), though a face-up head may lie
+    further down (cards not read)."""
+    dets = Detections.build(
+        np.array([box for box, _, _ in _ACE_ABOVE_THE_BACKS], np.float32),
+        np.array([BACK if name == "BACK" else class_of(name) for _, name, _ in _ACE_ABOVE_THE_BACKS]),
+        np.array([conf for _, _, conf in _ACE_ABOVE_THE_BACKS], np.float32),
+    )
+    names = assemble(dets, "klondike").names()
+    assert names["f1"] == ["AH"]
+    assert names["t4"] == ["JH"]
