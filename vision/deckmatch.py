@@ -120,7 +120,13 @@ def embed_views(
 
 def classify_and_embed(frame: U8, boxes: F32, classifier: OnnxModel) -> tuple[F32, F32]:
     """Softmax (n, 53) averaged over both ways up, and unit embeddings (n, 2, dim): [crop, crop turned]."""
-    x = crops_of(frame, boxes)
+    probs, emb = _both_ways(crops_of(frame, boxes), classifier)
+    return probs, normalise(emb.reshape(2, len(boxes), -1).transpose(1, 0, 2))
+
+
+def _both_ways(x: F32, classifier: OnnxModel) -> tuple[F32, F32]:
+    """The classifier on model inputs ``x`` (n, 3, h, w) and on them turned 180 degrees: softmax (n, 53)
+    averaged over both ways up, and the raw embeddings (2n, dim), the crops first, then the turned ones."""
     outs = classifier.run_all(np.concatenate([x, x[:, :, ::-1, ::-1]]))
     if "embedding" not in outs:
         raise ModelError(
@@ -129,10 +135,9 @@ def classify_and_embed(frame: U8, boxes: F32, classifier: OnnxModel) -> tuple[F3
     logits = next(v for k, v in outs.items() if k != "embedding")
     e = np.exp(logits - logits.max(1, keepdims=True))
     p = e / e.sum(1, keepdims=True)
-    n = len(boxes)
+    n = len(x)
     probs: F32 = ((p[:n] + p[n:]) / 2).astype(np.float32)
-    emb = normalise(outs["embedding"].reshape(2, n, -1).transpose(1, 0, 2))
-    return probs, emb
+    return probs, outs["embedding"]
 
 
 def check_deck(deck: DeckProfile, classifier: OnnxModel, where: str = "the deck profile") -> None:
@@ -433,14 +438,6 @@ def _embed_and_judge(crops: U8, classifier: OnnxModel) -> tuple[F32, F32]:
     """Unit embeddings of crops (n, 40, 40, 3) and of them turned 180 degrees (2n, dim), each with the
     classifier's log-probabilities (2n, 53) averaged over both ways up, as recognition sees a crop."""
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2).astype(np.float32))
-    outs = classifier.run_all(np.concatenate([x, x[:, :, ::-1, ::-1]]))
-    if "embedding" not in outs:
-        raise ModelError(
-            f"model {classifier.path.name} has no 'embedding' output: deck enrolment needs a newer classifier"
-        )
-    logits = next(v for k, v in outs.items() if k != "embedding")
-    e = np.exp(logits - logits.max(1, keepdims=True))
-    p = e / e.sum(1, keepdims=True)
-    n = len(x)
-    logp = np.log(np.clip((p[:n] + p[n:]) / 2, 1e-9, 1.0)).astype(np.float32)
-    return normalise(outs["embedding"]), np.concatenate([logp, logp])
+    probs, emb = _both_ways(x, classifier)
+    logp = np.log(np.clip(probs, 1e-9, 1.0)).astype(np.float32)
+    return normalise(emb), np.concatenate([logp, logp])

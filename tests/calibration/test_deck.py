@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -107,12 +108,7 @@ def test_a_corrupt_probe_is_refused_in_one_line(tmp_path: Path, change: dict[str
 
     data = Profile("desk", deck=replace(_deck(), probe=_probe())).to_json()
     data["deck"]["probe"].update(change)
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(data))
-    with pytest.raises(ProfileError, match="invalid profile") as info:
-        load_profile(str(path))
-    assert problem in str(info.value)
-    assert "\n" not in str(info.value)
+    _refused_in_one_line(tmp_path, data, problem)
 
 
 def _confusable(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -192,12 +188,7 @@ def test_a_read_nearer_a_non_index_than_every_card_is_not_an_index() -> None:
 def test_a_corrupt_deck_is_refused_in_one_line(tmp_path: Path, change: dict[str, object], problem: str) -> None:
     data = Profile("desk", deck=_deck()).to_json()
     data["deck"].update(change)
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(data))
-    with pytest.raises(ProfileError, match="invalid profile") as info:
-        load_profile(str(path))
-    assert problem in str(info.value)
-    assert "\n" not in str(info.value)
+    _refused_in_one_line(tmp_path, data, problem)
 
 
 def test_a_profile_without_a_deck_says_so(tmp_path: Path) -> None:
@@ -409,3 +400,13 @@ def test_enrolment_from_one_photo_per_card(rec, tmp_path: Path) -> None:  # type
     assert sum(on_index) >= 2, on_index
     with pytest.raises(EnrolmentError, match="not a card name"):
         enrol_cards([("holiday", photos[0][1])], rec)
+
+
+def _refused_in_one_line(tmp_path: Path, data: dict[str, Any], problem: str) -> None:
+    """A profile file holding ``data`` is refused with one line that names ``problem``."""
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="invalid profile") as info:
+        load_profile(str(path))
+    assert problem in str(info.value)
+    assert "\n" not in str(info.value)
