@@ -300,6 +300,7 @@ def completed(
     if carry:
         under = _carried(model, evidence, placed)
         placed.update({card: placed[top] for top, cards in under.items() for card in cards})
+    carried = {card for cards in under.values() for card in cards}
     unseen = 0
     piles: list[list[int]] = []
     downs: list[int] = []
@@ -311,7 +312,6 @@ def completed(
             if card != UNKNOWN and evidence.support(card, pile) == 0 and drop_unseen:
                 continue
             kept.append(card)
-        carried = {card for cards in under.values() for card in cards}
         new = [card for card, where in placed.items() if where == pile and card not in kept and card not in carried]
         kept += [c for card in by_rank(evidence, pile, new) for c in (*under.get(card, ()), card)]
         if partial and model.game.pile(pile).role is not Role.TABLEAU:
