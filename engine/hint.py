@@ -168,7 +168,7 @@ def _judge(
     """Each move's outcome in each sample, added to its tally."""
     for world in worlds:
         # One search of the whole sample first: a lost sample is lost for every move, a won one names a move.
-        whole = solve(world, Budget(nodes=per_eval * 2, seconds=None))
+        whole = solve(world, Budget(nodes=per_eval * 2, seconds=None), compiled=False)
         if whole.verdict is Verdict.UNSOLVABLE:
             for tally in tallies.values():
                 tally.add(Verdict.UNSOLVABLE, 0.0)
@@ -183,7 +183,7 @@ def _judge(
             position = canonical_key(rules, world.key())
             judged = seen.get(position)
             if judged is None:
-                result = solve(world, Budget(nodes=per_eval, seconds=None))
+                result = solve(world, Budget(nodes=per_eval, seconds=None), compiled=False)
                 judged = (result.verdict, _nearness(result.closest, start))
                 seen[position] = judged
             world.pop()

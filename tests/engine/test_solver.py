@@ -166,12 +166,18 @@ def position(name: str) -> Table:
     return make_table(game, piles, "play", **extra)
 
 
-@pytest.mark.parametrize("best_first", [True, False], ids=["best-first", "depth-first"])
+@pytest.mark.parametrize(
+    ("best_first", "compiled"),
+    [(True, False), (False, False), (True, True)],
+    ids=["best-first", "depth-first", "compiled-core"],
+)
 @pytest.mark.parametrize("name", sorted(POSITIONS))
-def test_known_answers(name: str, best_first: bool) -> None:
+def test_known_answers(name: str, best_first: bool, compiled: bool) -> None:
+    """Every search answers right: the Python solver both ways, and the compiled core where the game has
+    Klondike's shape (the others fall back to the Python solver)."""
     table = position(name)
     before = table.key()
-    result = solve(table, Budget(nodes=200_000, seconds=None), best_first=best_first)
+    result = solve(table, Budget(nodes=200_000, seconds=None), best_first=best_first, compiled=compiled)
     assert result.verdict is POSITIONS[name][3]
     assert table.key() == before, "solve must leave the table as it found it"
     if result.verdict is Verdict.SOLVED:
@@ -350,11 +356,11 @@ def test_searches_taking_short_turns_still_answer(seed: int, monkeypatch: pytest
 
     monkeypatch.setattr(solver_best, "SLICES", (37, 23))
     table = Table.dealt(find_game("klondike/draw3"), seed)
-    result = solve(table, Budget(nodes=60_000, seconds=None))
+    result = solve(table, Budget(nodes=60_000, seconds=None), compiled=False)
     assert result.nodes <= 60_000
     assert result.verdict is Verdict.SOLVED
     assert replay(table, result.moves).foundation_count() == 52
-    lost = solve(position("draw3-unsolvable"), Budget(nodes=60_000, seconds=None))
+    lost = solve(position("draw3-unsolvable"), Budget(nodes=60_000, seconds=None), compiled=False)
     assert lost.verdict is Verdict.UNSOLVABLE
 
 
@@ -484,10 +490,10 @@ def test_draw3_low_cards_rule_keeps_every_win(monkeypatch: pytest.MonkeyPatch) -
 
     endings = [random_draw3_ending(seed) for seed in range(30)]
     budget = Budget(nodes=8_000, seconds=None)
-    ours = [solve(table, budget).verdict for table in endings]
+    ours = [solve(table, budget, compiled=False).verdict for table in endings]
     off = dataclasses.replace(solver_rules(find_game("klondike/draw3")), low_first=False)
     monkeypatch.setattr(solver, "solver_rules", lambda game: off)
-    without = [solve(table, budget).verdict for table in endings]
+    without = [solve(table, budget, compiled=False).verdict for table in endings]
     decided = [(one, other) for one, other in zip(ours, without, strict=True) if Verdict.UNKNOWN not in (one, other)]
     assert [one for one, _ in decided] == [other for _, other in decided]
     assert Verdict.SOLVED in [one for one, _ in decided]
@@ -530,16 +536,87 @@ def test_keller_and_split_rules_keep_every_win(game: str, monkeypatch: pytest.Mo
 
     endings = [random_klondike_ending(game, seed) for seed in range(40)]
     budget = Budget(nodes=6_000, seconds=None)
-    ours = [solve(table, budget).verdict for table in endings]
+    ours = [solve(table, budget, compiled=False).verdict for table in endings]
     off = dataclasses.replace(solver_rules(find_game(game)), low_first=False, partial_up=False)
     monkeypatch.setattr(solver, "solver_rules", lambda _: off)
-    without = [solve(table, budget).verdict for table in endings]
+    without = [solve(table, budget, compiled=False).verdict for table in endings]
     decided = [(one, other) for one, other in zip(ours, without, strict=True) if Verdict.UNKNOWN not in (one, other)]
     assert len(decided) >= 20
     assert [one for one, _ in decided] == [other for _, other in decided]
     assert Verdict.SOLVED in [one for one, _ in decided]
     if game == "klondike/draw3":  # drawing one, these endings are all won
         assert Verdict.UNSOLVABLE in [one for one, _ in decided]
+
+
+# ----------------------------------------------------------------- the compiled core (engine.klondike_core)
+
+KLONDIKE_SHAPED = ["klondike/draw3", "klondike/modern", "klondike", "klondike/vegas", "klondike/vegas-draw3"]
+
+
+@pytest.mark.parametrize("game", KLONDIKE_SHAPED)
+def test_compiled_core_agrees_with_the_python_search(game: str) -> None:
+    """Endings with runs to split and a stock, searched by the compiled core (its own pruning: a foundation card
+    brought down is used at once, a king goes into a column just emptied, nothing else goes up after a turn)
+    and by the Python solver: the same verdict on every ending both decide, won and lost alike."""
+    endings = [random_klondike_ending(game, seed) for seed in range(36)]
+    core = [solve(table, Budget(nodes=400_000, seconds=None)) for table in endings]
+    python = [solve(table, Budget(nodes=5_000, seconds=None), compiled=False).verdict for table in endings]
+    decided = [(one.verdict, other) for one, other in zip(core, python, strict=True) if other is not Verdict.UNKNOWN]
+    assert len(decided) >= 15
+    assert [one for one, _ in decided] == [other for _, other in decided]
+    assert Verdict.SOLVED in [one for one, _ in decided]
+    for table, result in zip(endings, core, strict=True):
+        if result.verdict is Verdict.SOLVED:
+            assert replay(table, result.moves).foundation_count() == 52
+
+
+def test_compiled_core_agrees_on_draw3_endings_with_a_stock() -> None:
+    """Draw-3 endings with several cards face down and a stock to turn round: the core and the Python solver
+    (whose rules ``test_draw3_low_cards_rule_keeps_every_win`` checks against a search without them) agree."""
+    endings = [random_draw3_ending(seed) for seed in range(30)]
+    core = [solve(table, Budget(nodes=400_000, seconds=None)).verdict for table in endings]
+    python = [solve(table, Budget(nodes=8_000, seconds=None), compiled=False).verdict for table in endings]
+    decided = [(one, other) for one, other in zip(core, python, strict=True) if Verdict.UNKNOWN not in (one, other)]
+    assert len(decided) >= 15
+    assert [one for one, _ in decided] == [other for _, other in decided]
+    assert {Verdict.SOLVED, Verdict.UNSOLVABLE} <= {one for one, _ in decided}
+
+
+@pytest.mark.parametrize(("game", "seed"), [("klondike/draw3", 3), ("klondike/draw3", 6), ("klondike/modern", 2)])
+def test_compiled_core_solves_seeded_deals(game: str, seed: int) -> None:
+    """Whole deals: the core's solution, stock turns and passes included, replays through ``Table.play``."""
+    from engine import klondike_core
+
+    table = Table.dealt(find_game(game), seed)
+    assert klondike_core.fits(table)
+    result = solve(table, Budget(nodes=3_000_000, seconds=None))
+    assert result.verdict is Verdict.SOLVED
+    assert any(move.src == "s" for move in result.moves)
+    assert replay(table, result.moves).foundation_count() == 52
+    assert result.nodes < 3_000_000
+
+
+def test_compiled_core_keeps_to_its_budget_and_reports_progress() -> None:
+    seen: list[tuple[int, float]] = []
+    table = Table.dealt(find_game("klondike/draw3"), 18)  # undecided after millions of positions
+    result = solve(table, Budget(nodes=2_200_000, seconds=None), lambda nodes, cpu: seen.append((nodes, cpu)))
+    assert result.verdict is Verdict.UNKNOWN
+    assert result.nodes == 2_200_000
+    assert [nodes for nodes, _ in seen] == [1 << 20, 2 << 20]
+    assert solve(table, Budget(nodes=None, seconds=0.05)).verdict is Verdict.UNKNOWN
+
+
+def test_compiled_core_takes_only_klondike_shaped_positions() -> None:
+    from engine import klondike_core
+
+    shapes = {game.name: klondike_core.shape(game) for game in GAMES}
+    assert {name for name, shape in shapes.items() if shape is not None} == set(KLONDIKE_SHAPED)
+    assert shapes["klondike/draw3"] == klondike_core.Shape(draw=3, passes=None, any_run=True, gives_back=True)
+    assert shapes["klondike"] == klondike_core.Shape(draw=1, passes=1, any_run=False, gives_back=False)
+    assert not klondike_core.fits(make_table("klondike", klondike_end(10, t1="?? QS")))
+    assert not klondike_core.fits(Table.dealt(find_game("canfield"), 1))
+    with pytest.raises(ValueError, match="cannot search"):
+        klondike_core.solve(Table.dealt(find_game("canfield"), 1))
 
 
 # ----------------------------------------------------------------- the command
@@ -590,11 +667,11 @@ def test_cli_bad_input_is_one_line_exit_2(argv: list[str], capsys: pytest.Captur
 
 def test_best_first_reports_how_near_it_came() -> None:
     table = Table.dealt(find_game("klondike/draw3"), 6)
-    short = solve(table, Budget(nodes=300, seconds=None))
+    short = solve(table, Budget(nodes=300, seconds=None), compiled=False)
     assert short.verdict is Verdict.UNKNOWN
     assert short.closest is not None
     assert 0 < short.closest < guide(table)
-    assert solve(table, Budget(nodes=300, seconds=None), best_first=False).closest is None
+    assert solve(table, Budget(nodes=300, seconds=None), best_first=False, compiled=False).closest is None
 
 
 def test_pyksolve_solutions_replay_through_the_engine() -> None:

@@ -1,0 +1,687 @@
+/* A compiled core of the exact solver for Klondike-shaped games (engine/klondike_core.py wraps it).
+ *
+ * The same search as engine/solver.py, made fast: depth-first search with a transposition table of canonical
+ * positions (columns sorted, so mirror-image positions meet), safe foundation moves played at once as the
+ * only child, the same sound pruning (engine/solver_rules.py: Keller's rule where foundation cards come back,
+ * Blake & Gent's incomplete-pile dominance for split runs, one of several empty columns), and the same move
+ * order. The stock and waste are one list, the talon, in the order the cards come off the stock; a child
+ * plays any talon card the stock can bring to the top of the waste (the turns are implied, as Klondike-Solver
+ * does), so positions between turns never enter the table. With unlimited passes every waste size on the
+ * draw's grid (0, d, 2d, .., all turned) reaches every other, so they are one canonical position.
+ *
+ * Positions are told apart by two independent 64-bit hashes (128 bits): a false "seen" needs a collision of
+ * both, about 1 in 10^20 for a search of 10^9 positions.
+ *
+ * Card codes as engine/cards.py: suit * 13 + rank - 1, suits S H D C (H and D red).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NCOL 7
+#define MAXUP 40
+#define MAXDOWN 40
+#define MAXTALON 52
+#define MAXMOVES 256
+
+enum { T2F, W2F, W2T, T2T, F2T };
+/* What the last move asks of the next one. Each is a reordering argument: a winning line can always be
+ * rearranged to obey it, and a position's key includes it (the rule changes the position's children). */
+enum {
+    RULE_NONE,
+    RULE_USE,    /* a foundation card was just brought down: build on it, or bring down its suit's next card */
+    RULE_KING,   /* a column was just emptied: a king goes into a space next */
+    RULE_REVEAL, /* a card was just turned face up: no foundation move but of that card */
+};
+/* Move-ordering classes, lowest tried first (engine/solver_rules.py). */
+enum { TO_FOUNDATION, UNCOVERS, FROM_WASTE, EMPTIES, STOCK, BUILD, FROM_FOUNDATION };
+
+typedef struct {
+    uint8_t kind, a, b, n; /* T2F a=col; W2F a=talon index, n=1 if a new pass is needed; W2T a=index b=col n;
+                              T2T a=src b=dst n=count; F2T a=suit b=col */
+    int32_t order;         /* class * 100000 + tie: sorted ascending */
+} Move;
+
+typedef struct {
+    uint8_t nup[NCOL];
+    uint8_t down[NCOL];
+    uint8_t h[4];
+    uint8_t ntalon, pos;
+    int16_t passes_left; /* -1: unlimited */
+    uint8_t rule, rcard; /* what the last move asks of the next one (RULE_*), and its card */
+    uint64_t tmask;      /* bit k: the talon card first at index k of the root's talon is still there */
+    uint8_t up[NCOL][MAXUP];
+    uint8_t talon[MAXTALON];
+    uint8_t tid[MAXTALON]; /* root index of each talon card, for tmask */
+} State;
+
+typedef struct {
+    State s;
+    int n, next;
+    Move mv[MAXMOVES];
+} Frame;
+
+typedef struct {
+    uint8_t dcards[NCOL][MAXDOWN];
+    int draw, any_run, gives_back, draw_one_auto;
+    uint64_t *keys; /* pairs (h1, h2); h1 == 0 marks a free slot */
+    size_t cap, count, max_entries;
+    long long nodes, max_nodes;
+    double deadline;
+    PyObject *progress;
+    double start;
+    int interrupted;
+} Ctx;
+
+static inline int rank_of(int c) { return c % 13 + 1; }
+static inline int suit_of(int c) { return c / 13; }
+static inline int red_of(int c) { int s = c / 13; return s == 1 || s == 2; }
+static inline int fits_on(int card, int under) {
+    return rank_of(card) + 1 == rank_of(under) && red_of(card) != red_of(under);
+}
+
+static double cpu_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* Keller's rule (engine/solver_rules.up_for_good): both suits of the other colour up to at least rank - 2 and
+ * the other suit of the card's colour to at least rank - 3. */
+static int up_for_good(int card, const uint8_t *h) {
+    int r = rank_of(card), s = suit_of(card), red = red_of(card);
+    for (int o = 0; o < 4; o++) {
+        if (o == s) continue;
+        int need = (((o == 1 || o == 2) == red) ? r - 3 : r - 2);
+        if (h[o] < need) return 0;
+    }
+    return 1;
+}
+
+/* A card that may go up at once as the only child (engine/solver_rules.safe_move). */
+static int safe_up(const Ctx *ctx, int card, const uint8_t *h) {
+    int r = rank_of(card);
+    if (ctx->gives_back) return r <= 2 || up_for_good(card, h);
+    /* Nothing comes back: safe when every card that could be built on it is up. */
+    int red = red_of(card);
+    for (int o = 0; o < 4; o++) {
+        if (((o == 1 || o == 2) != red) && h[o] < r - 1) return 0;
+    }
+    return 1;
+}
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static int canonical_pos(const Ctx *ctx, const State *s, int *passes_left) {
+    *passes_left = s->passes_left;
+    if (s->passes_left < 0) {
+        if (s->pos % ctx->draw == 0 || s->pos == s->ntalon) return 0;
+        return s->pos;
+    }
+    if (s->pos == s->ntalon && s->passes_left > 0 && s->ntalon > 0) {
+        *passes_left = s->passes_left - 1; /* all turned: the only way on is a new pass */
+        return 0;
+    }
+    return s->pos;
+}
+
+static void state_hash(const Ctx *ctx, const State *s, uint64_t *out1, uint64_t *out2) {
+    uint64_t a[NCOL], b[NCOL];
+    for (int c = 0; c < NCOL; c++) {
+        uint64_t x = s->down[c] ? (uint64_t)(c + 1) * 64 + s->down[c] : 0;
+        uint64_t y = x ^ 0x5bd1e995ULL;
+        x = mix64(x + 0x9e3779b97f4a7c15ULL);
+        y = mix64(y + 0xc2b2ae3d27d4eb4fULL);
+        for (int k = 0; k < s->nup[c]; k++) {
+            x = mix64(x ^ (uint64_t)(s->up[c][k] + 1));
+            y = mix64((y + (uint64_t)(s->up[c][k] + 7)) * 0x100000001b3ULL);
+        }
+        a[c] = x;
+        b[c] = y;
+    }
+    /* Sort the columns by their first hash (insertion sort of 7), carrying the second along. */
+    for (int i = 1; i < NCOL; i++) {
+        uint64_t ka = a[i], kb = b[i];
+        int j = i - 1;
+        while (j >= 0 && a[j] > ka) {
+            a[j + 1] = a[j];
+            b[j + 1] = b[j];
+            j--;
+        }
+        a[j + 1] = ka;
+        b[j + 1] = kb;
+    }
+    int passes_left;
+    int pos = canonical_pos(ctx, s, &passes_left);
+    uint64_t extra = (uint64_t)s->h[0] | (uint64_t)s->h[1] << 4 | (uint64_t)s->h[2] << 8 | (uint64_t)s->h[3] << 12 |
+                     (uint64_t)pos << 16 | (uint64_t)(passes_left + 1) << 24 |
+                     (uint64_t)s->rule << 40 | (uint64_t)s->rcard << 44;
+    uint64_t x = mix64(extra ^ 0x243f6a8885a308d3ULL), y = mix64(extra * 0x9e3779b97f4a7c15ULL + 1);
+    x = mix64(x ^ s->tmask);
+    y = mix64(y + s->tmask * 0xff51afd7ed558ccdULL);
+    for (int c = 0; c < NCOL; c++) {
+        x = mix64(x ^ a[c]);
+        y = mix64(y + b[c] * 0xc4ceb9fe1a85ec53ULL);
+    }
+    *out1 = x | 1; /* 0 marks a free slot */
+    *out2 = y;
+}
+
+static int table_grow(Ctx *ctx) {
+    size_t cap = ctx->cap ? ctx->cap * 2 : ((size_t)1 << 16);
+    uint64_t *keys = calloc(cap * 2, sizeof(uint64_t));
+    if (!keys) return 0;
+    size_t mask = cap - 1;
+    for (size_t i = 0; i < ctx->cap; i++) {
+        uint64_t k1 = ctx->keys[2 * i];
+        if (!k1) continue;
+        size_t j = (size_t)(k1 >> 7) & mask;
+        while (keys[2 * j]) j = (j + 1) & mask;
+        keys[2 * j] = k1;
+        keys[2 * j + 1] = ctx->keys[2 * i + 1];
+    }
+    free(ctx->keys);
+    ctx->keys = keys;
+    ctx->cap = cap;
+    return 1;
+}
+
+/* 1: new (inserted), 0: seen before, -1: out of memory. */
+static int table_insert(Ctx *ctx, uint64_t k1, uint64_t k2) {
+    if (ctx->count * 2 >= ctx->cap) {
+        if (ctx->cap >= ctx->max_entries || !table_grow(ctx)) return -1;
+    }
+    size_t mask = ctx->cap - 1;
+    size_t j = (size_t)(k1 >> 7) & mask;
+    while (ctx->keys[2 * j]) {
+        if (ctx->keys[2 * j] == k1 && ctx->keys[2 * j + 1] == k2) return 0;
+        j = (j + 1) & mask;
+    }
+    ctx->keys[2 * j] = k1;
+    ctx->keys[2 * j + 1] = k2;
+    ctx->count++;
+    return 1;
+}
+
+static inline int flip_if_needed(const Ctx *ctx, State *s, int c) {
+    if (s->nup[c] == 0 && s->down[c] > 0) {
+        s->down[c]--;
+        s->up[c][0] = ctx->dcards[c][s->down[c]];
+        s->nup[c] = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* The rule a run moved off column c to another column leaves for the next move (none after a card goes up
+ * from it: the next move may need that card up). */
+static inline void after_column_move(const Ctx *ctx, State *s, int c) {
+    if (flip_if_needed(ctx, s, c)) {
+        s->rule = RULE_REVEAL;
+        s->rcard = s->up[c][0];
+    } else if (s->nup[c] == 0) {
+        s->rule = RULE_KING;
+    }
+}
+
+static int take_talon(State *s, int i, int new_pass) {
+    int card = s->talon[i];
+    s->tmask &= ~((uint64_t)1 << s->tid[i]);
+    memmove(s->talon + i, s->talon + i + 1, (size_t)(s->ntalon - i - 1));
+    memmove(s->tid + i, s->tid + i + 1, (size_t)(s->ntalon - i - 1));
+    s->ntalon--;
+    s->pos = (uint8_t)i;
+    if (new_pass && s->passes_left > 0) s->passes_left--;
+    return card;
+}
+
+static void apply(const Ctx *ctx, State *s, Move m) {
+    int card;
+    s->rule = RULE_NONE;
+    s->rcard = 0;
+    switch (m.kind) {
+    case T2F:
+        card = s->up[m.a][--s->nup[m.a]];
+        s->h[suit_of(card)]++;
+        flip_if_needed(ctx, s, m.a);
+        break;
+    case W2F:
+        card = take_talon(s, m.a, m.n);
+        s->h[suit_of(card)]++;
+        break;
+    case W2T:
+        card = take_talon(s, m.a, m.n);
+        s->up[m.b][s->nup[m.b]++] = (uint8_t)card;
+        break;
+    case T2T:
+        memcpy(&s->up[m.b][s->nup[m.b]], &s->up[m.a][s->nup[m.a] - m.n], m.n);
+        s->nup[m.b] += m.n;
+        s->nup[m.a] -= m.n;
+        after_column_move(ctx, s, m.a);
+        break;
+    case F2T:
+        card = m.a * 13 + s->h[m.a] - 1;
+        s->h[m.a]--;
+        s->up[m.b][s->nup[m.b]++] = (uint8_t)card;
+        s->rule = RULE_USE;
+        s->rcard = (uint8_t)card;
+        break;
+    }
+}
+
+static inline int is_won(const State *s) { return s->h[0] == 13 && s->h[1] == 13 && s->h[2] == 13 && s->h[3] == 13; }
+
+static inline void add(Move *mv, int *n, int kind, int a, int b, int cnt, int order) {
+    if (*n >= MAXMOVES) return;
+    /* The position in the list breaks ties: qsort is not stable. */
+    Move m = {(uint8_t)kind, (uint8_t)a, (uint8_t)b, (uint8_t)cnt, order * MAXMOVES + *n};
+    mv[(*n)++] = m;
+}
+
+static int cmp_moves(const void *x, const void *y) {
+    const Move *p = x, *q = y;
+    return (p->order > q->order) - (p->order < q->order);
+}
+
+/* The columns a card may be played on: those whose top it fits, and the first empty one for a king. */
+static int targets_for(const State *s, int card, int skip, int *out) {
+    int n = 0, empty_done = 0;
+    for (int d = 0; d < NCOL; d++) {
+        if (d == skip) continue;
+        if (s->nup[d]) {
+            if (fits_on(card, s->up[d][s->nup[d] - 1])) out[n++] = d;
+        } else if (s->down[d] == 0) {
+            if (!empty_done && rank_of(card) == 13) out[n++] = d;
+            empty_done = 1;
+        }
+    }
+    return n;
+}
+
+/* Children of a position in the order to try them; 0 when there are none. A safe move is the only child. */
+static int gen_moves(const Ctx *ctx, const State *s, Move *mv) {
+    int n = 0;
+    const uint8_t *h = s->h;
+    /* RULE_USE: a foundation card c was just brought down. Any winning line can bring it down just before its
+     * first use instead (a card built on it, or its suit's next card brought down): the moves between neither
+     * touch it nor need it off the foundation. So the next move uses it. Nothing becomes safe by it.
+     * RULE_KING: a column was just emptied. A move that puts no king into a space does not need the space,
+     * and could have come before the emptying: so the next move puts a king into a space.
+     * RULE_REVEAL: a card was just turned face up. A foundation move of another card could have been made
+     * before the turn (the turn changed neither the foundations nor that card's place): so the only
+     * foundation move now is the new card's. */
+    int only = -1, use_suit = -1, king_only = s->rule == RULE_KING;
+    int up_ok = s->rule == RULE_NONE;      /* any foundation move */
+    int up_card = s->rule == RULE_REVEAL ? s->rcard : -1; /* else only this card's */
+    if (s->rule == RULE_USE) {
+        for (int c = 0; c < NCOL; c++)
+            if (s->nup[c] && s->up[c][s->nup[c] - 1] == s->rcard) only = c;
+        use_suit = suit_of(s->rcard);
+    }
+    for (int c = 0; c < NCOL && (up_ok || up_card >= 0); c++) {
+        if (!s->nup[c]) continue;
+        int card = s->up[c][s->nup[c] - 1];
+        if (!up_ok && card != up_card) continue;
+        if (h[suit_of(card)] + 1 == rank_of(card) && safe_up(ctx, card, h)) {
+            add(mv, &n, T2F, c, 0, 1, 0);
+            return n;
+        }
+    }
+    if (ctx->draw_one_auto && s->pos > 0 && up_ok) {
+        int card = s->talon[s->pos - 1];
+        if (h[suit_of(card)] + 1 == rank_of(card) && safe_up(ctx, card, h)) {
+            add(mv, &n, W2F, s->pos - 1, 0, 0, 0);
+            return n;
+        }
+    }
+    int tg[NCOL];
+    /* Column tops to the foundations. */
+    for (int c = 0; c < NCOL && (up_ok || up_card >= 0); c++) {
+        if (!s->nup[c]) continue;
+        int card = s->up[c][s->nup[c] - 1];
+        if (!up_ok && card != up_card) continue;
+        if (h[suit_of(card)] + 1 == rank_of(card)) add(mv, &n, T2F, c, 0, 1, TO_FOUNDATION * 100000);
+    }
+    /* Runs between columns. */
+    for (int c = 0; c < NCOL; c++) {
+        int nup = s->nup[c];
+        if (!nup) continue;
+        /* The movable run: the longest top part in sequence. */
+        int run = 1;
+        while (run < nup && fits_on(s->up[c][nup - run], s->up[c][nup - run - 1])) run++;
+        if (!ctx->any_run && run != nup) continue; /* only the whole face-up part moves, and it is no run */
+        int lowest = nup - run; /* the deepest card that may lead a run */
+        for (int j = ctx->any_run ? nup - 1 : lowest; j >= lowest; j--) {
+            int lead = s->up[c][j];
+            int count = nup - j;
+            int left_up = j; /* face-up cards left behind */
+            int k = targets_for(s, lead, c, tg);
+            for (int t = 0; t < k; t++) {
+                int d = tg[t];
+                if (only >= 0 && d != only) continue;
+                if (king_only && s->nup[d]) continue;
+                int onto_empty = s->nup[d] == 0;
+                int cls, tie = 0;
+                if (onto_empty && left_up == 0 && s->down[c] == 0) continue; /* a whole column trades places */
+                if (left_up > 0) {
+                    int under = s->up[c][j - 1];
+                    int split = fits_on(lead, under);
+                    if (split && !onto_empty && h[suit_of(under)] != rank_of(under) - 1)
+                        continue; /* Blake & Gent's Theorem 4: the split can wait */
+                    cls = BUILD;
+                } else if (s->down[c] > 0) {
+                    cls = UNCOVERS;
+                    tie = -s->down[c];
+                } else {
+                    cls = EMPTIES;
+                }
+                add(mv, &n, T2T, c, d, count, cls * 100000 + tie + 50);
+            }
+            if (!ctx->any_run) break;
+        }
+    }
+    /* Talon cards: the waste top as it is, then every card the stock can bring up. */
+    if (s->ntalon) {
+        uint64_t done = 0;
+        int turns = 0;
+        for (int phase = 0; phase < 2; phase++) {
+            int p;
+            if (phase == 0) {
+                p = s->pos;
+            } else {
+                if (s->passes_left == 0) break;
+                p = 0;
+                turns++; /* the new pass */
+            }
+            for (;;) {
+                if (p > 0 && !(done >> (p - 1) & 1)) {
+                    done |= (uint64_t)1 << (p - 1);
+                    int i = p - 1;
+                    int card = s->talon[i];
+                    int now = phase == 0 && p == s->pos;
+                    int base = now ? 0 : STOCK * 100000;
+                    int scale = now ? 100000 : 1000;
+                    if (h[suit_of(card)] + 1 == rank_of(card) && up_ok)
+                        add(mv, &n, W2F, i, 0, phase, base + TO_FOUNDATION * scale + turns);
+                    int skip = ctx->gives_back && h[suit_of(card)] + 1 == rank_of(card) && up_for_good(card, h);
+                    if (!skip) {
+                        int k = targets_for(s, card, -1, tg);
+                        for (int t = 0; t < k; t++)
+                            if ((only < 0 || tg[t] == only) && !(king_only && s->nup[tg[t]]))
+                                add(mv, &n, W2T, i, tg[t], phase, base + FROM_WASTE * scale + turns);
+                    }
+                }
+                if (p >= s->ntalon) break;
+                p = p + ctx->draw < s->ntalon ? p + ctx->draw : s->ntalon;
+                turns++;
+            }
+        }
+    }
+    /* Foundation cards back down, where the game allows it and the card is not up for good. */
+    if (ctx->gives_back) {
+        for (int su = 0; su < 4; su++) {
+            if (!h[su]) continue;
+            int card = su * 13 + h[su] - 1;
+            if (up_for_good(card, h)) continue;
+            int k = targets_for(s, card, -1, tg);
+            for (int t = 0; t < k; t++)
+                if ((only < 0 || tg[t] == only || su == use_suit) && !(king_only && s->nup[tg[t]]))
+                    add(mv, &n, F2T, su, tg[t], 0, FROM_FOUNDATION * 100000);
+        }
+    }
+    qsort(mv, (size_t)n, sizeof(Move), cmp_moves);
+    return n;
+}
+
+enum { SOLVED = 0, UNSOLVABLE = 1, UNKNOWN_VERDICT = 2, FAILED = 3 };
+
+static int check_budget(Ctx *ctx) {
+    if (ctx->max_nodes >= 0 && ctx->nodes >= ctx->max_nodes) return 1;
+    if ((ctx->nodes & 4095) == 0) {
+        double now = cpu_now();
+        if (ctx->deadline > 0 && now >= ctx->deadline) return 1;
+        if ((ctx->nodes & ((1 << 20) - 1)) == 0 && ctx->nodes) {
+            if (PyErr_CheckSignals() < 0) {
+                ctx->interrupted = 1;
+                return 1;
+            }
+            if (ctx->progress && ctx->progress != Py_None) {
+                PyObject *r = PyObject_CallFunction(ctx->progress, "Ld", ctx->nodes, now - ctx->start);
+                if (!r) {
+                    ctx->interrupted = 1;
+                    return 1;
+                }
+                Py_DECREF(r);
+            }
+        }
+    }
+    return 0;
+}
+
+/* The search; on SOLVED, *path (malloc'd) holds *path_len moves from the root. */
+#ifdef KSTATS
+long long kstats[5][8];
+#endif
+static int search(Ctx *ctx, const State *root, Move **path, int *path_len) {
+    size_t depth_cap = 1024;
+    Frame *stack = malloc(depth_cap * sizeof(Frame));
+    if (!stack) return FAILED;
+    int top = 0;
+    uint64_t k1, k2;
+    state_hash(ctx, root, &k1, &k2);
+    table_insert(ctx, k1, k2);
+    if (is_won(root)) {
+        free(stack);
+        *path = NULL;
+        *path_len = 0;
+        return SOLVED;
+    }
+    stack[0].s = *root;
+    stack[0].n = gen_moves(ctx, root, stack[0].mv);
+    stack[0].next = 0;
+    int verdict = UNSOLVABLE;
+    while (top >= 0) {
+        Frame *f = &stack[top];
+        if (f->next >= f->n) {
+            top--;
+            continue;
+        }
+        if (check_budget(ctx)) {
+            verdict = ctx->interrupted ? FAILED : UNKNOWN_VERDICT;
+            break;
+        }
+        Move m = f->mv[f->next++];
+        ctx->nodes++;
+        if ((size_t)top + 1 >= depth_cap) {
+            Frame *bigger = realloc(stack, depth_cap * 2 * sizeof(Frame));
+            if (!bigger) {
+                verdict = UNKNOWN_VERDICT;
+                break;
+            }
+            stack = bigger;
+            depth_cap *= 2;
+            f = &stack[top];
+        }
+        Frame *child = &stack[top + 1];
+        child->s = f->s;
+        apply(ctx, &child->s, m);
+        state_hash(ctx, &child->s, &k1, &k2);
+        int fresh = table_insert(ctx, k1, k2);
+        if (fresh < 0) {
+            verdict = UNKNOWN_VERDICT; /* the transposition table is full */
+            break;
+        }
+        if (!fresh) continue;
+#ifdef KSTATS
+        kstats[m.kind][(m.order / MAXMOVES) / 100000]++;
+#endif
+        if (is_won(&child->s)) {
+            *path_len = top + 1;
+            *path = malloc(sizeof(Move) * (size_t)(top + 1));
+            if (!*path) {
+                verdict = FAILED;
+                break;
+            }
+            for (int k = 0; k <= top; k++) (*path)[k] = stack[k].mv[stack[k].next - 1];
+            verdict = SOLVED;
+            break;
+        }
+        child->n = gen_moves(ctx, &child->s, child->mv);
+        child->next = 0;
+        top++;
+    }
+    free(stack);
+    return verdict;
+}
+
+static int read_cards(PyObject *obj, uint8_t *out, int cap, const char *what) {
+    char *buf;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(obj, &buf, &len) < 0) return -1;
+    if (len > cap) {
+        PyErr_Format(PyExc_ValueError, "%s holds %zd cards, more than %d", what, len, cap);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < len; k++) {
+        if ((uint8_t)buf[k] >= 52) {
+            PyErr_Format(PyExc_ValueError, "%s holds a card code %d (0..51 expected)", what, (uint8_t)buf[k]);
+            return -1;
+        }
+        out[k] = (uint8_t)buf[k];
+    }
+    return (int)len;
+}
+
+PyDoc_STRVAR(solve_doc,
+             "solve(down, up, heights, talon, pos, draw, passes_left, any_run, gives_back, draw_one_auto,\n"
+             "      max_nodes, max_seconds, max_entries, progress) -> (verdict, moves, nodes, seconds)\n\n"
+             "down, up: 7 bytes objects each (a column's face-down cards and face-up cards, bottom first);\n"
+             "heights: 4 foundation heights by suit (S H D C); talon: the waste bottom first then the stock top\n"
+             "first; pos: waste size; passes_left: -1 unlimited. max_nodes, max_seconds: -1 for no limit.\n"
+             "verdict: 0 solved, 1 unsolvable, 2 budget spent. moves: (kind, a, b, n) tuples, kinds 0 column to\n"
+             "foundation, 1 talon card to foundation, 2 talon card to column, 3 run between columns, 4\n"
+             "foundation to column (see engine/klondike_core.py).");
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *down_list, *up_list, *heights_obj, *talon_obj, *progress;
+    int pos, draw, passes_left, any_run, gives_back, draw_one_auto;
+    long long max_nodes, max_entries;
+    double max_seconds;
+    if (!PyArg_ParseTuple(args, "OOOOiiippp" "LdLO", &down_list, &up_list, &heights_obj, &talon_obj, &pos, &draw,
+                          &passes_left, &any_run, &gives_back, &draw_one_auto, &max_nodes, &max_seconds,
+                          &max_entries, &progress))
+        return NULL;
+    if (!PyList_Check(down_list) || !PyList_Check(up_list) || PyList_Size(down_list) != NCOL ||
+        PyList_Size(up_list) != NCOL) {
+        PyErr_SetString(PyExc_ValueError, "down and up must be lists of 7 bytes objects");
+        return NULL;
+    }
+    if (draw < 1 || draw > 52) {
+        PyErr_SetString(PyExc_ValueError, "draw must be 1..52");
+        return NULL;
+    }
+    Ctx *ctx = calloc(1, sizeof(Ctx));
+    State *root = calloc(1, sizeof(State));
+    if (!ctx || !root) {
+        free(ctx);
+        free(root);
+        return PyErr_NoMemory();
+    }
+    int ok = 1;
+    for (int c = 0; c < NCOL && ok; c++) {
+        int nd = read_cards(PyList_GET_ITEM(down_list, c), ctx->dcards[c], MAXDOWN, "a column's face-down part");
+        int nu = read_cards(PyList_GET_ITEM(up_list, c), root->up[c], MAXUP - 13, "a column's face-up part");
+        if (nd < 0 || nu < 0) ok = 0;
+        root->down[c] = (uint8_t)(nd < 0 ? 0 : nd);
+        root->nup[c] = (uint8_t)(nu < 0 ? 0 : nu);
+        /* A column given with face-down cards only stays so, as in the engine: it never turns by itself. */
+    }
+    uint8_t hb[4] = {0, 0, 0, 0};
+    if (ok && read_cards(heights_obj, hb, 4, "heights") != 4) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "heights must be 4 bytes");
+        ok = 0;
+    }
+    int nt = ok ? read_cards(talon_obj, root->talon, MAXTALON, "the talon") : -1;
+    if (nt < 0) ok = 0;
+    if (ok && (pos < 0 || pos > nt)) {
+        PyErr_SetString(PyExc_ValueError, "pos must be 0..len(talon)");
+        ok = 0;
+    }
+    if (!ok) {
+        free(ctx);
+        free(root);
+        return NULL;
+    }
+    for (int su = 0; su < 4; su++) root->h[su] = hb[su] > 13 ? 13 : hb[su];
+    root->ntalon = (uint8_t)nt;
+    root->pos = (uint8_t)pos;
+    root->passes_left = (int16_t)(passes_left < 0 ? -1 : passes_left);
+    for (int k = 0; k < nt; k++) root->tid[k] = (uint8_t)k;
+    root->tmask = nt >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << nt) - 1);
+    ctx->draw = draw;
+    ctx->any_run = any_run;
+    ctx->gives_back = gives_back;
+    ctx->draw_one_auto = draw_one_auto;
+    ctx->max_nodes = max_nodes;
+    ctx->max_entries = max_entries > 0 ? (size_t)max_entries : ((size_t)1 << 26);
+    ctx->start = cpu_now();
+    ctx->deadline = max_seconds >= 0 ? ctx->start + max_seconds : -1;
+    ctx->progress = progress;
+    Move *path = NULL;
+    int path_len = 0;
+    int verdict = search(ctx, root, &path, &path_len);
+    double seconds = cpu_now() - ctx->start;
+#ifdef KSTATS
+    for (int k = 0; k < 5; k++) {
+        fprintf(stderr, "kind %d:", k);
+        for (int c = 0; c < 8; c++) fprintf(stderr, " %lld", kstats[k][c]);
+        fprintf(stderr, "\n");
+    }
+    memset(kstats, 0, sizeof kstats);
+#endif
+    long long nodes = ctx->nodes;
+    free(ctx->keys);
+    int interrupted = ctx->interrupted;
+    free(ctx);
+    free(root);
+    if (verdict == FAILED) {
+        free(path);
+        if (interrupted && PyErr_Occurred()) return NULL;
+        return PyErr_NoMemory();
+    }
+    PyObject *moves = PyList_New(path_len);
+    if (!moves) {
+        free(path);
+        return NULL;
+    }
+    for (int k = 0; k < path_len; k++) {
+        PyObject *t = Py_BuildValue("(iiii)", path[k].kind, path[k].a, path[k].b, path[k].n);
+        if (!t) {
+            free(path);
+            Py_DECREF(moves);
+            return NULL;
+        }
+        PyList_SET_ITEM(moves, k, t);
+    }
+    free(path);
+    return Py_BuildValue("(iNLd)", verdict, moves, nodes, seconds);
+}
+
+static PyMethodDef methods[] = {
+    {"solve", py_solve, METH_VARARGS, solve_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine._klondike", "The compiled core of the exact solver for Klondike-shaped games.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__klondike(void) { return PyModule_Create(&module); }

@@ -1,0 +1,19 @@
+from collections.abc import Callable
+
+def solve(
+    down: list[bytes],
+    up: list[bytes],
+    heights: bytes,
+    talon: bytes,
+    pos: int,
+    draw: int,
+    passes_left: int,
+    any_run: bool,
+    gives_back: bool,
+    draw_one_auto: bool,
+    max_nodes: int,
+    max_seconds: float,
+    max_entries: int,
+    progress: Callable[[int, float], None] | None,
+    /,
+) -> tuple[int, list[tuple[int, int, int, int]], int, float]: ...
