@@ -52,6 +52,8 @@ typedef struct {
     uint8_t ntalon, pos;
     int16_t passes_left; /* -1: unlimited */
     uint8_t rule, rcard; /* what the last move asks of the next one (RULE_*), and its card */
+    uint8_t dirty;       /* columns whose hashes below are out of date (a bit each) */
+    uint64_t ch1[NCOL], ch2[NCOL]; /* each column's two hashes */
     uint64_t tmask;      /* bit k: the talon card first at index k of the root's talon is still there */
     uint8_t up[NCOL][MAXUP];
     uint8_t talon[MAXTALON];
@@ -70,6 +72,7 @@ typedef struct {
     uint64_t *keys; /* pairs (h1, h2); h1 == 0 marks a free slot */
     size_t cap, count, max_entries;
     long long nodes, max_nodes;
+    int closest; /* the lowest ``guide`` met */
     double deadline;
     PyObject *progress;
     double start;
@@ -131,20 +134,25 @@ static int canonical_pos(const Ctx *ctx, const State *s, int *passes_left) {
     return s->pos;
 }
 
-static void state_hash(const Ctx *ctx, const State *s, uint64_t *out1, uint64_t *out2) {
+static void state_hash(const Ctx *ctx, State *s, uint64_t *out1, uint64_t *out2) {
     uint64_t a[NCOL], b[NCOL];
     for (int c = 0; c < NCOL; c++) {
-        uint64_t x = s->down[c] ? (uint64_t)(c + 1) * 64 + s->down[c] : 0;
-        uint64_t y = x ^ 0x5bd1e995ULL;
-        x = mix64(x + 0x9e3779b97f4a7c15ULL);
-        y = mix64(y + 0xc2b2ae3d27d4eb4fULL);
-        for (int k = 0; k < s->nup[c]; k++) {
-            x = mix64(x ^ (uint64_t)(s->up[c][k] + 1));
-            y = mix64((y + (uint64_t)(s->up[c][k] + 7)) * 0x100000001b3ULL);
+        if (s->dirty >> c & 1) {
+            uint64_t x = s->down[c] ? (uint64_t)(c + 1) * 64 + s->down[c] : 0;
+            uint64_t y = x ^ 0x5bd1e995ULL;
+            x = mix64(x + 0x9e3779b97f4a7c15ULL);
+            y = mix64(y + 0xc2b2ae3d27d4eb4fULL);
+            for (int k = 0; k < s->nup[c]; k++) {
+                x = mix64(x ^ (uint64_t)(s->up[c][k] + 1));
+                y = mix64((y + (uint64_t)(s->up[c][k] + 7)) * 0x100000001b3ULL);
+            }
+            s->ch1[c] = x;
+            s->ch2[c] = y;
         }
-        a[c] = x;
-        b[c] = y;
+        a[c] = s->ch1[c];
+        b[c] = s->ch2[c];
     }
+    s->dirty = 0;
     /* Sort the columns by their first hash (insertion sort of 7), carrying the second along. */
     for (int i = 1; i < NCOL; i++) {
         uint64_t ka = a[i], kb = b[i];
@@ -245,6 +253,7 @@ static void apply(const Ctx *ctx, State *s, Move m) {
     int card;
     s->rule = RULE_NONE;
     s->rcard = 0;
+    s->dirty |= (uint8_t)((m.kind == T2F || m.kind == T2T ? 1u << m.a : 0) | (m.kind >= W2T ? 1u << m.b : 0));
     switch (m.kind) {
     case T2F:
         card = s->up[m.a][--s->nup[m.a]];
@@ -275,6 +284,13 @@ static void apply(const Ctx *ctx, State *s, Move m) {
     }
 }
 
+/* An estimate of the moves still needed: each card not up needs a move, each face-down card a turn. */
+static inline int guide(const State *s) {
+    int h = 52 - (s->h[0] + s->h[1] + s->h[2] + s->h[3]);
+    for (int c = 0; c < NCOL; c++) h += s->down[c];
+    return h;
+}
+
 static inline int is_won(const State *s) { return s->h[0] == 13 && s->h[1] == 13 && s->h[2] == 13 && s->h[3] == 13; }
 
 static inline void add(Move *mv, int *n, int kind, int a, int b, int cnt, int order) {
@@ -289,17 +305,37 @@ static int cmp_moves(const void *x, const void *y) {
     return (p->order > q->order) - (p->order < q->order);
 }
 
-/* The columns a card may be played on: those whose top it fits, and the first empty one for a king. */
-static int targets_for(const State *s, int card, int skip, int *out) {
-    int n = 0, empty_done = 0;
+/* Where each card may be played: for each card, the columns whose top it fits (a bit each), worked out once
+ * per position; and the first empty column, for a king. */
+typedef struct {
+    uint8_t want[52];
+    int first_empty;
+} Targets;
+
+static void targets_init(const State *s, Targets *t) {
+    memset(t->want, 0, sizeof t->want);
+    t->first_empty = -1;
     for (int d = 0; d < NCOL; d++) {
-        if (d == skip) continue;
         if (s->nup[d]) {
-            if (fits_on(card, s->up[d][s->nup[d] - 1])) out[n++] = d;
-        } else if (s->down[d] == 0) {
-            if (!empty_done && rank_of(card) == 13) out[n++] = d;
-            empty_done = 1;
+            int top = s->up[d][s->nup[d] - 1], r = rank_of(top);
+            if (r < 2) continue;
+            for (int su = 0; su < 4; su++)
+                if (((su == 1 || su == 2) != red_of(top))) t->want[su * 13 + r - 2] |= (uint8_t)(1u << d);
+        } else if (s->down[d] == 0 && t->first_empty < 0) {
+            t->first_empty = d;
         }
+    }
+}
+
+/* The columns ``card`` may be played on, lowest first, leaving out column ``skip``. */
+static int targets_for(const Targets *t, int card, int skip, int *out) {
+    unsigned m = t->want[card];
+    if (rank_of(card) == 13 && t->first_empty >= 0) m |= 1u << t->first_empty;
+    if (skip >= 0) m &= ~(1u << skip);
+    int n = 0;
+    while (m) {
+        out[n++] = __builtin_ctz(m);
+        m &= m - 1;
     }
     return n;
 }
@@ -341,6 +377,8 @@ static int gen_moves(const Ctx *ctx, const State *s, Move *mv) {
         }
     }
     int tg[NCOL];
+    Targets targets;
+    targets_init(s, &targets);
     /* Column tops to the foundations. */
     for (int c = 0; c < NCOL && (up_ok || up_card >= 0); c++) {
         if (!s->nup[c]) continue;
@@ -361,7 +399,7 @@ static int gen_moves(const Ctx *ctx, const State *s, Move *mv) {
             int lead = s->up[c][j];
             int count = nup - j;
             int left_up = j; /* face-up cards left behind */
-            int k = targets_for(s, lead, c, tg);
+            int k = targets_for(&targets, lead, c, tg);
             for (int t = 0; t < k; t++) {
                 int d = tg[t];
                 if (only >= 0 && d != only) continue;
@@ -411,7 +449,7 @@ static int gen_moves(const Ctx *ctx, const State *s, Move *mv) {
                         add(mv, &n, W2F, i, 0, phase, base + TO_FOUNDATION * scale + turns);
                     int skip = ctx->gives_back && h[suit_of(card)] + 1 == rank_of(card) && up_for_good(card, h);
                     if (!skip) {
-                        int k = targets_for(s, card, -1, tg);
+                        int k = targets_for(&targets, card, -1, tg);
                         for (int t = 0; t < k; t++)
                             if ((only < 0 || tg[t] == only) && !(king_only && s->nup[tg[t]]))
                                 add(mv, &n, W2T, i, tg[t], phase, base + FROM_WASTE * scale + turns);
@@ -429,7 +467,7 @@ static int gen_moves(const Ctx *ctx, const State *s, Move *mv) {
             if (!h[su]) continue;
             int card = su * 13 + h[su] - 1;
             if (up_for_good(card, h)) continue;
-            int k = targets_for(s, card, -1, tg);
+            int k = targets_for(&targets, card, -1, tg);
             for (int t = 0; t < k; t++)
                 if ((only < 0 || tg[t] == only || su == use_suit) && !(king_only && s->nup[tg[t]]))
                     add(mv, &n, F2T, su, tg[t], 0, FROM_FOUNDATION * 100000);
@@ -474,7 +512,8 @@ static int search(Ctx *ctx, const State *root, Move **path, int *path_len) {
     if (!stack) return FAILED;
     int top = 0;
     uint64_t k1, k2;
-    state_hash(ctx, root, &k1, &k2);
+    stack[0].s = *root;
+    state_hash(ctx, &stack[0].s, &k1, &k2);
     table_insert(ctx, k1, k2);
     if (is_won(root)) {
         free(stack);
@@ -482,8 +521,7 @@ static int search(Ctx *ctx, const State *root, Move **path, int *path_len) {
         *path_len = 0;
         return SOLVED;
     }
-    stack[0].s = *root;
-    stack[0].n = gen_moves(ctx, root, stack[0].mv);
+    stack[0].n = gen_moves(ctx, &stack[0].s, stack[0].mv);
     stack[0].next = 0;
     int verdict = UNSOLVABLE;
     while (top >= 0) {
@@ -518,6 +556,8 @@ static int search(Ctx *ctx, const State *root, Move **path, int *path_len) {
             break;
         }
         if (!fresh) continue;
+        int guess = guide(&child->s);
+        if (guess < ctx->closest) ctx->closest = guess;
 #ifdef KSTATS
         kstats[m.kind][(m.order / MAXMOVES) / 100000]++;
 #endif
@@ -560,13 +600,15 @@ static int read_cards(PyObject *obj, uint8_t *out, int cap, const char *what) {
 
 PyDoc_STRVAR(solve_doc,
              "solve(down, up, heights, talon, pos, draw, passes_left, any_run, gives_back, draw_one_auto,\n"
-             "      max_nodes, max_seconds, max_entries, progress) -> (verdict, moves, nodes, seconds)\n\n"
+             "      max_nodes, max_seconds, max_entries, progress)\n"
+             "  -> (verdict, moves, nodes, seconds, closest, start)\n\n"
              "down, up: 7 bytes objects each (a column's face-down cards and face-up cards, bottom first);\n"
              "heights: 4 foundation heights by suit (S H D C); talon: the waste bottom first then the stock top\n"
              "first; pos: waste size; passes_left: -1 unlimited. max_nodes, max_seconds: -1 for no limit.\n"
              "verdict: 0 solved, 1 unsolvable, 2 budget spent. moves: (kind, a, b, n) tuples, kinds 0 column to\n"
              "foundation, 1 talon card to foundation, 2 talon card to column, 3 run between columns, 4\n"
-             "foundation to column (see engine/klondike_core.py).");
+             "foundation to column (see engine/klondike_core.py). closest: the lowest guide met (cards not up + cards\n"
+             "face down; 0 when solved), start: the guide of the position given.");
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
@@ -625,6 +667,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     root->passes_left = (int16_t)(passes_left < 0 ? -1 : passes_left);
     for (int k = 0; k < nt; k++) root->tid[k] = (uint8_t)k;
     root->tmask = nt >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << nt) - 1);
+    root->dirty = (1u << NCOL) - 1;
     ctx->draw = draw;
     ctx->any_run = any_run;
     ctx->gives_back = gives_back;
@@ -634,6 +677,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     ctx->start = cpu_now();
     ctx->deadline = max_seconds >= 0 ? ctx->start + max_seconds : -1;
     ctx->progress = progress;
+    int start_guide = guide(root);
+    ctx->closest = start_guide;
     Move *path = NULL;
     int path_len = 0;
     int verdict = search(ctx, root, &path, &path_len);
@@ -647,6 +692,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     memset(kstats, 0, sizeof kstats);
 #endif
     long long nodes = ctx->nodes;
+    int closest = verdict == SOLVED ? 0 : ctx->closest;
     free(ctx->keys);
     int interrupted = ctx->interrupted;
     free(ctx);
@@ -671,7 +717,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(moves, k, t);
     }
     free(path);
-    return Py_BuildValue("(iNLd)", verdict, moves, nodes, seconds);
+    return Py_BuildValue("(iNLdii)", verdict, moves, nodes, seconds, closest, start_guide);
 }
 
 static PyMethodDef methods[] = {

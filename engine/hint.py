@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine import klondike_core
 from engine.cards import UNKNOWN, full_deck
 from engine.errors import CadoganError
 from engine.moves import Move
@@ -39,6 +40,13 @@ second a hint, and more nodes avoid more of the moves that lose a won game (see 
 
 _LOST_CHECK = 32  # samples looked at before a hint says no way of the hidden cards can be won
 _MAX_SAMPLES = 24
+
+CORE_NODES_PER_NODE = 40
+"""For a Klondike-shaped game the samples are judged by the compiled core (``engine.klondike_core``), which
+searches 1-2.5 million positions a CPU second where the Python solver searches 25,000-35,000: a hint's node
+budget is multiplied by this, so that a hint of ``nodes_for_seconds(1.0)`` still takes about a second."""
+_MAX_CORE_SAMPLES = 64
+_CORE_NODES_PER_JUDGEMENT = 2_000  # samples are added while each (sample, move) judgement gets this many
 
 
 class HintError(CadoganError):
@@ -129,12 +137,20 @@ def samples(table: Table, count: int, seed: int) -> list[Table]:
     return out
 
 
-def hint(table: Table, nodes: int = NODES_PER_SECOND, seed: int = 0, *, history: Sequence[Table] = ()) -> Hint:
+def hint(
+    table: Table,
+    nodes: int = NODES_PER_SECOND,
+    seed: int = 0,
+    *,
+    history: Sequence[Table] = (),
+    compiled: bool = True,
+) -> Hint:
     """The move with the best estimated chance to win, judged within about ``nodes`` solver nodes in all.
 
     ``history``: earlier positions of the same game (oldest first; the table's own move history counts too).
     Moves that lead back to one of them, such as moving a run back where it came from, are left out unless no
-    other move is left.
+    other move is left. A Klondike-shaped game's samples are judged by the compiled core (``CORE_NODES_PER_NODE``
+    of its positions for each node) unless ``compiled`` is False.
     """
     moves = table.generate_moves()
     if not moves:
@@ -142,12 +158,20 @@ def hint(table: Table, nodes: int = NODES_PER_SECOND, seed: int = 0, *, history:
     rules = solver_rules(table.game)
     moves = _fresh_moves(table, moves, history)
     hidden = any(UNKNOWN in table.codes(p) for p in table.pile_ids)
-    worlds = samples(table, _sample_count(nodes, len(moves)) if hidden else 1, seed)
+    compiled = compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None
+    if compiled:
+        # The compiled core searches CORE_NODES_PER_NODE positions in the time the Python solver takes for one:
+        # many more samples, each judged by a real search.
+        nodes *= CORE_NODES_PER_NODE
+        count = max(8, min(_MAX_CORE_SAMPLES, nodes // (_CORE_NODES_PER_JUDGEMENT * (len(moves) + 1))))
+    else:
+        count = _sample_count(nodes, len(moves))
+    worlds = samples(table, count if hidden else 1, seed)
     per_eval = max(50, nodes // (len(worlds) * (len(moves) + 2)))
     tallies = {move: _Tally() for move in moves}
     batch = 0
     while True:
-        _judge(worlds[batch:], moves, tallies, per_eval, rules)
+        _judge(worlds[batch:], moves, tallies, per_eval, rules, compiled)
         # A sample proven lost costs a few nodes, and a handful of samples can all be lost by chance where a
         # third of the ways the hidden cards may lie are lost: before saying the game cannot be won, look at
         # more of them (up to _LOST_CHECK samples in all).
@@ -163,17 +187,22 @@ def hint(table: Table, nodes: int = NODES_PER_SECOND, seed: int = 0, *, history:
 
 
 def _judge(
-    worlds: Sequence[Table], moves: list[Move], tallies: dict[Move, _Tally], per_eval: int, rules: SolverRules
+    worlds: Sequence[Table],
+    moves: list[Move],
+    tallies: dict[Move, _Tally],
+    per_eval: int,
+    rules: SolverRules,
+    compiled: bool,
 ) -> None:
-    """Each move's outcome in each sample, added to its tally."""
+    """Each move's outcome in each sample, added to its tally (searched by the compiled core if ``compiled``)."""
     for world in worlds:
         # One search of the whole sample first: a lost sample is lost for every move, a won one names a move.
-        whole = solve(world, Budget(nodes=per_eval * 2, seconds=None), compiled=False)
+        whole = solve(world, Budget(nodes=per_eval * 2, seconds=None), compiled=compiled)
         if whole.verdict is Verdict.UNSOLVABLE:
             for tally in tallies.values():
                 tally.add(Verdict.UNSOLVABLE, 0.0)
             continue
-        start = max(1, guide(world))
+        start = max(1, klondike_core.guide(world) if compiled else guide(world))
         seen: dict[bytes, tuple[Verdict, float]] = {}
         for move in moves:
             if whole.verdict is Verdict.SOLVED and whole.moves and whole.moves[0] == move:
@@ -183,7 +212,7 @@ def _judge(
             position = canonical_key(rules, world.key())
             judged = seen.get(position)
             if judged is None:
-                result = solve(world, Budget(nodes=per_eval, seconds=None), compiled=False)
+                result = solve(world, Budget(nodes=per_eval, seconds=None), compiled=compiled)
                 judged = (result.verdict, _nearness(result.closest, start))
                 seen[position] = judged
             world.pop()

@@ -154,7 +154,7 @@ def solve(
             heights[SUIT_OF[codes[0]]] = len(codes)
     talon = bytes(table.codes("w")) + bytes(reversed(table.codes("s")))
     passes_left = -1 if found.passes is None else max(0, min(found.passes - table.passes, _WASTE_TO_STOCK_LIMIT))
-    verdict, steps, nodes, seconds = _klondike.solve(
+    verdict, steps, nodes, seconds, closest, _ = _klondike.solve(
         down,
         up,
         bytes(heights),
@@ -172,7 +172,17 @@ def solve(
     )
     result = Verdict.SOLVED if verdict == 0 else Verdict.UNSOLVABLE if verdict == 1 else Verdict.UNKNOWN
     moves = _engine_moves(table, steps) if result is Verdict.SOLVED else ()
-    return SolveResult(result, moves, nodes, seconds)
+    return SolveResult(result, moves, nodes, seconds, closest)
+
+
+def guide(table: Table) -> int:
+    """The core's estimate of the moves still needed (``SolveResult.closest`` is the lowest it met): every card
+    not on a foundation needs a move, every face-down card in the columns a turn."""
+    return (
+        52
+        - sum(len(table.codes(f"f{n}")) for n in range(1, 5))
+        + sum(table.face_down_count(f"t{n}") for n in range(1, 8))
+    )
 
 
 def _engine_moves(table: Table, steps: list[tuple[int, int, int, int]]) -> tuple[Move, ...]:

@@ -82,8 +82,9 @@ class SolveResult:
     seconds: float
     """CPU seconds (``time.process_time``)."""
     closest: int | None = None
-    """Best-first only: the lowest guide value met (an estimate of the moves still needed, 0 at a win); how
-    near the search came to a win when it ran out of budget. None for depth-first search."""
+    """The lowest guide value met (an estimate of the moves still needed, 0 at a win): how near the search came
+    to a win when it ran out of budget. Best-first: ``engine.solver_best.guide``; the compiled core:
+    ``engine.klondike_core.guide``. None for the Python depth-first search."""
 
 
 def unknown_count(table: Table) -> int:

@@ -3,6 +3,7 @@ known positions, and the ``cadogan hint`` command."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -44,20 +45,22 @@ def test_samples_fill_the_unknown_slots_with_the_unseen_cards() -> None:
     assert all(c in [x for p in worlds[0].pile_ids for x in worlds[0].codes(p)] for c in seen)
 
 
-def test_hint_is_deterministic_for_a_seed() -> None:
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled-core", "python-solver"])
+def test_hint_is_deterministic_for_a_seed(compiled: bool) -> None:
     table = hidden("klondike/draw3", 2)
-    first = hint(table, nodes=3_000, seed=7)
-    assert first == hint(table, nodes=3_000, seed=7)
+    first = hint(table, nodes=3_000, seed=7, compiled=compiled)
+    assert first == hint(table, nodes=3_000, seed=7, compiled=compiled)
     assert first.move in table.generate_moves()
     assert 0.0 <= first.chance <= 1.0
     assert first.samples >= 4
     assert first.sentence == table.describe(first.move)
 
 
-def test_known_trap_gets_the_winning_move() -> None:
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled-core", "python-solver"])
+def test_known_trap_gets_the_winning_move(compiled: bool) -> None:
     # Every card known: one exact sample. The 8 of diamonds must go on the 9 of spades, not up (1914 rules).
     table = make_table("klondike", KLONDIKE_TRAP)
-    result = hint(table, nodes=20_000)
+    result = hint(table, nodes=20_000, compiled=compiled)
     assert result.move is not None
     assert str(result.move) != "w>f1"
     assert result.chance == 1.0
@@ -150,10 +153,10 @@ def test_hint_with_history_is_deterministic() -> None:
 
 
 def test_undecided_samples_rank_moves_by_progress() -> None:
-    # An opening: no sample is decided at this budget, yet the hint is not a stock turn or a shuffle of runs
-    # when a card can be uncovered.
+    # An opening: no sample is decided at this budget of the Python solver, yet the hint is not a stock turn or
+    # a shuffle of runs when a card can be uncovered.
     table = hidden("klondike/draw3", 2)
-    advice = hint(table, nodes=1_500, seed=0)
+    advice = hint(table, nodes=1_500, seed=0, compiled=False)
     assert advice.move is not None
     assert str(advice.move).startswith("t")
     assert "nearest" in advice.reason or "win" in advice.reason
@@ -242,8 +245,21 @@ _EIGHT_ON_NINE = {
 }
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled-core", "python-solver"])
 @pytest.mark.parametrize("seed", [0, 4])
-def test_the_default_budget_avoids_the_losing_move(seed: int) -> None:
+def test_the_default_budget_avoids_the_losing_move(seed: int, compiled: bool) -> None:
     view = read_table(_EIGHT_ON_NINE)[0]
-    advice = hint(view, seed=seed)  # NODES_PER_SECOND: what `cadogan hint` gives by default (1 s)
+    advice = hint(view, seed=seed, compiled=compiled)  # NODES_PER_SECOND: what `cadogan hint` gives by default
     assert str(advice.move) != "w>t4", advice.reason
+
+
+def test_compiled_hints_judge_many_samples_by_real_searches() -> None:
+    """The compiled core judges a Klondike hint: many more samples than the Python solver at the same budget,
+    and a good share of them won outright at the opening."""
+    table = hidden("klondike/draw3", 5)
+    core = hint(table, nodes=9_000, seed=3)
+    python = hint(table, nodes=9_000, seed=3, compiled=False)
+    assert core.samples >= 3 * python.samples
+    won = re.search(r"a win in (\d+) of (\d+) ways", core.reason)
+    assert won is not None, core.reason
+    assert int(won[1]) >= core.samples // 4
