@@ -69,8 +69,7 @@ typedef struct {
 typedef struct {
     uint8_t dcards[NCOL][MAXDOWN];
     int draw, any_run, gives_back, draw_one_auto;
-    uint64_t *keys; /* pairs (h1, h2); h1 == 0 marks a free slot */
-    size_t cap, count, max_entries;
+    size_t max_entries;
     long long nodes, max_nodes;
     int closest; /* the lowest ``guide`` met */
     double deadline;
@@ -181,39 +180,45 @@ static void state_hash(const Ctx *ctx, State *s, uint64_t *out1, uint64_t *out2)
     *out2 = y;
 }
 
-static int table_grow(Ctx *ctx) {
-    size_t cap = ctx->cap ? ctx->cap * 2 : ((size_t)1 << 16);
+/* A transposition table: pairs (h1, h2) by open addressing; h1 == 0 marks a free slot. */
+typedef struct {
+    uint64_t *keys;
+    size_t cap, count;
+} Seen;
+
+static int table_grow(Seen *t) {
+    size_t cap = t->cap ? t->cap * 2 : ((size_t)1 << 16);
     uint64_t *keys = calloc(cap * 2, sizeof(uint64_t));
     if (!keys) return 0;
     size_t mask = cap - 1;
-    for (size_t i = 0; i < ctx->cap; i++) {
-        uint64_t k1 = ctx->keys[2 * i];
+    for (size_t i = 0; i < t->cap; i++) {
+        uint64_t k1 = t->keys[2 * i];
         if (!k1) continue;
         size_t j = (size_t)(k1 >> 7) & mask;
         while (keys[2 * j]) j = (j + 1) & mask;
         keys[2 * j] = k1;
-        keys[2 * j + 1] = ctx->keys[2 * i + 1];
+        keys[2 * j + 1] = t->keys[2 * i + 1];
     }
-    free(ctx->keys);
-    ctx->keys = keys;
-    ctx->cap = cap;
+    free(t->keys);
+    t->keys = keys;
+    t->cap = cap;
     return 1;
 }
 
-/* 1: new (inserted), 0: seen before, -1: out of memory. */
-static int table_insert(Ctx *ctx, uint64_t k1, uint64_t k2) {
-    if (ctx->count * 2 >= ctx->cap) {
-        if (ctx->cap >= ctx->max_entries || !table_grow(ctx)) return -1;
+/* 1: new (inserted), 0: seen before, -1: out of memory (or past ``max_entries``). */
+static int table_insert(Seen *t, size_t max_entries, uint64_t k1, uint64_t k2) {
+    if (t->count * 2 >= t->cap) {
+        if (t->cap >= max_entries || !table_grow(t)) return -1;
     }
-    size_t mask = ctx->cap - 1;
+    size_t mask = t->cap - 1;
     size_t j = (size_t)(k1 >> 7) & mask;
-    while (ctx->keys[2 * j]) {
-        if (ctx->keys[2 * j] == k1 && ctx->keys[2 * j + 1] == k2) return 0;
+    while (t->keys[2 * j]) {
+        if (t->keys[2 * j] == k1 && t->keys[2 * j + 1] == k2) return 0;
         j = (j + 1) & mask;
     }
-    ctx->keys[2 * j] = k1;
-    ctx->keys[2 * j + 1] = k2;
-    ctx->count++;
+    t->keys[2 * j] = k1;
+    t->keys[2 * j + 1] = k2;
+    t->count++;
     return 1;
 }
 
@@ -502,59 +507,85 @@ static int check_budget(Ctx *ctx) {
     return 0;
 }
 
-/* The search; on SOLVED, *path (malloc'd) holds *path_len moves from the root. */
-#ifdef KSTATS
-long long kstats[5][8];
-#endif
-static int search(Ctx *ctx, const State *root, Move **path, int *path_len) {
-    size_t depth_cap = 1024;
-    Frame *stack = malloc(depth_cap * sizeof(Frame));
-    if (!stack) return FAILED;
-    int top = 0;
-    uint64_t k1, k2;
-    stack[0].s = *root;
-    state_hash(ctx, &stack[0].s, &k1, &k2);
-    table_insert(ctx, k1, k2);
-    if (is_won(root)) {
-        free(stack);
-        *path = NULL;
-        *path_len = 0;
-        return SOLVED;
+/* One depth-first search, resumable: the search runs several in turns (``search``). */
+typedef struct {
+    Frame *stack;
+    size_t depth_cap;
+    int top;
+    Seen seen;
+    int steer;           /* 0: the move order of gen_moves; else children ordered by this steer (``steered``) */
+    long long nodes, cap; /* positions it made, and how many it may make (-1: no limit) */
+    int done;
+} Walk;
+
+enum { GOING = 4 };
+
+/* Children ordered by an estimate of the moves still needed after each (lowest first, the move order breaking
+ * ties): steer 1 counts cards not up and cards face down; steer 2 also the talon's cards, a third each. */
+static void steered(const Ctx *ctx, Frame *f, int steer) {
+    if (f->n < 2) return;
+    for (int k = 0; k < f->n; k++) {
+        State t = f->s;
+        apply(ctx, &t, f->mv[k]);
+        int h = guide(&t) + (steer == 2 ? t.ntalon / 3 : 0);
+        f->mv[k].order = h * 1000000 + (f->mv[k].order / MAXMOVES / 1000) * MAXMOVES + k;
     }
-    stack[0].n = gen_moves(ctx, &stack[0].s, stack[0].mv);
-    stack[0].next = 0;
-    int verdict = UNSOLVABLE;
-    while (top >= 0) {
-        Frame *f = &stack[top];
+    qsort(f->mv, (size_t)f->n, sizeof(Move), cmp_moves);
+}
+
+static int walk_start(Ctx *ctx, Walk *w, const State *root, int steer, long long cap) {
+    memset(w, 0, sizeof *w);
+    w->depth_cap = 256;
+    w->stack = malloc(w->depth_cap * sizeof(Frame));
+    if (!w->stack) return FAILED;
+    w->steer = steer;
+    w->cap = cap;
+    uint64_t k1, k2;
+    w->stack[0].s = *root;
+    state_hash(ctx, &w->stack[0].s, &k1, &k2);
+    if (table_insert(&w->seen, ctx->max_entries, k1, k2) < 0) return FAILED;
+    w->stack[0].n = gen_moves(ctx, &w->stack[0].s, w->stack[0].mv);
+    w->stack[0].next = 0;
+    if (steer) steered(ctx, &w->stack[0], steer);
+    return GOING;
+}
+
+static void walk_end(Walk *w) {
+    free(w->stack);
+    free(w->seen.keys);
+    w->stack = NULL;
+    w->seen.keys = NULL;
+    w->done = 1;
+}
+
+/* Runs ``w`` for up to ``slice`` positions: GOING, or its verdict (on SOLVED, *path holds *path_len moves). */
+static int walk_run(Ctx *ctx, Walk *w, long long slice, Move **path, int *path_len) {
+    uint64_t k1, k2;
+    long long stop = w->nodes + slice;
+    while (w->top >= 0) {
+        Frame *f = &w->stack[w->top];
         if (f->next >= f->n) {
-            top--;
+            w->top--;
             continue;
         }
-        if (check_budget(ctx)) {
-            verdict = ctx->interrupted ? FAILED : UNKNOWN_VERDICT;
-            break;
-        }
+        if (w->nodes >= stop || (w->cap >= 0 && w->nodes >= w->cap)) return GOING;
+        if (check_budget(ctx)) return ctx->interrupted ? FAILED : UNKNOWN_VERDICT;
         Move m = f->mv[f->next++];
         ctx->nodes++;
-        if ((size_t)top + 1 >= depth_cap) {
-            Frame *bigger = realloc(stack, depth_cap * 2 * sizeof(Frame));
-            if (!bigger) {
-                verdict = UNKNOWN_VERDICT;
-                break;
-            }
-            stack = bigger;
-            depth_cap *= 2;
-            f = &stack[top];
+        w->nodes++;
+        if ((size_t)w->top + 1 >= w->depth_cap) {
+            Frame *bigger = realloc(w->stack, w->depth_cap * 2 * sizeof(Frame));
+            if (!bigger) return UNKNOWN_VERDICT;
+            w->stack = bigger;
+            w->depth_cap *= 2;
+            f = &w->stack[w->top];
         }
-        Frame *child = &stack[top + 1];
+        Frame *child = &w->stack[w->top + 1];
         child->s = f->s;
         apply(ctx, &child->s, m);
         state_hash(ctx, &child->s, &k1, &k2);
-        int fresh = table_insert(ctx, k1, k2);
-        if (fresh < 0) {
-            verdict = UNKNOWN_VERDICT; /* the transposition table is full */
-            break;
-        }
+        int fresh = table_insert(&w->seen, ctx->max_entries, k1, k2);
+        if (fresh < 0) return UNKNOWN_VERDICT; /* the transposition table is full */
         if (!fresh) continue;
         int guess = guide(&child->s);
         if (guess < ctx->closest) ctx->closest = guess;
@@ -562,21 +593,52 @@ static int search(Ctx *ctx, const State *root, Move **path, int *path_len) {
         kstats[m.kind][(m.order / MAXMOVES) / 100000]++;
 #endif
         if (is_won(&child->s)) {
-            *path_len = top + 1;
-            *path = malloc(sizeof(Move) * (size_t)(top + 1));
-            if (!*path) {
-                verdict = FAILED;
-                break;
-            }
-            for (int k = 0; k <= top; k++) (*path)[k] = stack[k].mv[stack[k].next - 1];
-            verdict = SOLVED;
-            break;
+            *path_len = w->top + 1;
+            *path = malloc(sizeof(Move) * (size_t)(w->top + 1));
+            if (!*path) return FAILED;
+            for (int k = 0; k <= w->top; k++) (*path)[k] = w->stack[k].mv[w->stack[k].next - 1];
+            return SOLVED;
         }
         child->n = gen_moves(ctx, &child->s, child->mv);
         child->next = 0;
-        top++;
+        if (w->steer) steered(ctx, child, w->steer);
+        w->top++;
     }
-    free(stack);
+    return UNSOLVABLE; /* this walk searched the whole space: no win anywhere */
+}
+
+#define WALKS 3
+/* Nodes each steered walk may make before it stops, and the turns: the plain walk gets two slices of
+ * SLICE_NODES for each one of a steered walk's. */
+#define STEERED_NODES (3LL << 20)
+#define SLICE_NODES (1LL << 14)
+
+/* The search: a plain depth-first walk in the move order of gen_moves, and while they last two steered walks
+ * that order each position's children by what is left to do after them, in turns. Every walk is exhaustive
+ * with its own transposition table, so the first verdict of any walk is the answer; the steered walks find
+ * the wins that the plain order buries under an early wrong move, and stop after STEERED_NODES each, so a
+ * lost deal costs at most that much more. On SOLVED, *path (malloc'd) holds *path_len moves from the root. */
+static int search(Ctx *ctx, const State *root, Move **path, int *path_len) {
+    *path = NULL;
+    *path_len = 0;
+    if (is_won(root)) return SOLVED;
+    Walk walks[WALKS];
+    int verdict = GOING;
+    int started = 0;
+    for (; started < WALKS; started++) {
+        verdict = walk_start(ctx, &walks[started], root, started, started ? STEERED_NODES : -1);
+        if (verdict != GOING) break;
+    }
+    for (int turn = 0; verdict == GOING; turn++) {
+        int i = turn % (WALKS + 1);
+        i = i < 2 ? 0 : i - 1; /* plain, plain, steer 1, steer 2 */
+        Walk *w = &walks[i];
+        if (w->done) continue;
+        verdict = walk_run(ctx, w, SLICE_NODES, path, path_len);
+        if (verdict == GOING && w->cap >= 0 && w->nodes >= w->cap) walk_end(w);
+    }
+    for (int i = 0; i < started; i++)
+        if (!walks[i].done) walk_end(&walks[i]);
     return verdict;
 }
 
@@ -693,7 +755,6 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 #endif
     long long nodes = ctx->nodes;
     int closest = verdict == SOLVED ? 0 : ctx->closest;
-    free(ctx->keys);
     int interrupted = ctx->interrupted;
     free(ctx);
     free(root);

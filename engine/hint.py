@@ -197,7 +197,7 @@ def _judge(
     """Each move's outcome in each sample, added to its tally (searched by the compiled core if ``compiled``)."""
     for world in worlds:
         # One search of the whole sample first: a lost sample is lost for every move, a won one names a move.
-        whole = solve(world, Budget(nodes=per_eval * 2, seconds=None), compiled=compiled)
+        whole = _search(world, per_eval * 2, compiled)
         if whole.verdict is Verdict.UNSOLVABLE:
             for tally in tallies.values():
                 tally.add(Verdict.UNSOLVABLE, 0.0)
@@ -205,18 +205,27 @@ def _judge(
         start = max(1, klondike_core.guide(world) if compiled else guide(world))
         seen: dict[bytes, tuple[Verdict, float]] = {}
         for move in moves:
-            if whole.verdict is Verdict.SOLVED and whole.moves and whole.moves[0] == move:
+            if whole.verdict is Verdict.SOLVED and whole.first == move:
                 tallies[move].add(Verdict.SOLVED, 1.0)
                 continue
             world.push(move)
             position = canonical_key(rules, world.key())
             judged = seen.get(position)
             if judged is None:
-                result = solve(world, Budget(nodes=per_eval, seconds=None), compiled=compiled)
+                result = _search(world, per_eval, compiled)
                 judged = (result.verdict, _nearness(result.closest, start))
                 seen[position] = judged
             world.pop()
             tallies[move].add(*judged)
+
+
+def _search(world: Table, nodes: int, compiled: bool) -> klondike_core.Judgement:
+    """One judgement of a sample: the compiled core's, or the Python solver's (the same answer shape)."""
+    if compiled:
+        return klondike_core.judge(world, nodes)
+    result = solve(world, Budget(nodes=nodes, seconds=None), compiled=False)
+    first = result.moves[0] if result.moves else None
+    return klondike_core.Judgement(result.verdict, first, result.closest)
 
 
 def _nearness(closest: int | None, start: int) -> float:

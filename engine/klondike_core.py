@@ -20,6 +20,7 @@ full legality checks (``Table.play``): a solution that does not replay is a bug,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -136,7 +137,38 @@ def solve(
 ) -> SolveResult:
     """``engine.solver.solve`` for a position the core ``fits`` (default budget: ``Budget()``); ``table`` is
     left unchanged. ``progress`` is called with (positions so far, CPU seconds) every 2**20 positions."""
-    budget = Budget() if budget is None else budget
+    result, steps = _search(table, Budget() if budget is None else budget, progress)
+    if result.verdict is Verdict.SOLVED:
+        return dataclasses.replace(result, moves=_engine_moves(table, steps))
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """``judge``'s answer: what a hint needs of a search."""
+
+    verdict: Verdict
+    first: Move | None
+    """For ``SOLVED``: the first move of the win found (a stock turn where the win starts with a waste card
+    the stock must bring up), checked legal; else None."""
+    closest: int | None
+    """The lowest guide value the search met (0 when solved; None where the search does not report it)."""
+
+
+def judge(table: Table, nodes: int) -> Judgement:
+    """A search of at most ``nodes`` positions for a hint: the verdict and the first move of the win, without
+    translating (and replaying) the whole winning line as ``solve`` does, which costs more than a short search."""
+    result, steps = _search(table, Budget(nodes=nodes, seconds=None), None)
+    first = None
+    if result.verdict is Verdict.SOLVED and steps:
+        first = _engine_moves(table, steps[:1], whole=False)[0]
+    return Judgement(result.verdict, first, result.closest)
+
+
+def _search(
+    table: Table, budget: Budget, progress: Callable[[int, float], None] | None
+) -> tuple[SolveResult, list[tuple[int, int, int, int]]]:
+    """The core's verdict (no moves yet) and its steps."""
     found = shape(table.game)
     if _klondike is None or found is None or not fits(table):
         raise ValueError(f"the compiled solver cannot search this {table.game.name} position")
@@ -171,8 +203,7 @@ def solve(
         progress,
     )
     result = Verdict.SOLVED if verdict == 0 else Verdict.UNSOLVABLE if verdict == 1 else Verdict.UNKNOWN
-    moves = _engine_moves(table, steps) if result is Verdict.SOLVED else ()
-    return SolveResult(result, moves, nodes, seconds, closest)
+    return SolveResult(result, (), nodes, seconds, closest), steps
 
 
 def guide(table: Table) -> int:
@@ -185,8 +216,9 @@ def guide(table: Table) -> int:
     )
 
 
-def _engine_moves(table: Table, steps: list[tuple[int, int, int, int]]) -> tuple[Move, ...]:
-    """The core's steps as the engine's moves, stock turns included, each replayed with ``Table.play``."""
+def _engine_moves(table: Table, steps: list[tuple[int, int, int, int]], *, whole: bool = True) -> tuple[Move, ...]:
+    """The core's steps as the engine's moves, stock turns included, each replayed with ``Table.play``; with
+    ``whole``, they must win."""
     board = table.copy()
     out: list[Move] = []
 
@@ -224,5 +256,5 @@ def _engine_moves(table: Table, steps: list[tuple[int, int, int, int]]) -> tuple
                 else:
                     play(Move("w", "s", len(board.codes("w"))))
             play(to_foundation("w") if kind == _W2F else Move("w", f"t{b + 1}"))
-    assert board.foundation_count() == 52, "the compiled solver's moves do not win"
+    assert not whole or board.foundation_count() == 52, "the compiled solver's moves do not win"
     return tuple(out)
