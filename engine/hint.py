@@ -7,7 +7,8 @@ lost 0, and an undecided one how near its search came to a win (the share of the
 the moves still needed that it cleared), so that early in a game, when no sample is decided yet, the hint
 still prefers the move that makes most progress. Moves back to an earlier position of the game are left out.
 Budgets are counted in nodes, not seconds, so the same seed gives the same hint on any machine;
-``nodes_for_seconds`` converts a time budget at a fixed rate.
+``nodes_for_seconds`` converts a time budget at a fixed rate. A Klondike-shaped game's samples are judged by the
+compiled core (``engine.klondike_core``), with many more samples and positions for the same budget.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
