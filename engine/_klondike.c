@@ -25,7 +25,7 @@
 #define MAXUP 40
 #define MAXDOWN 40
 #define MAXTALON 52
-#define MAXMOVES 256
+#define MAXMOVES 256 /* a position has at most 56 children: each column top takes 2 cards, kings 1 space, ... */
 
 enum { T2F, W2F, W2T, T2T, F2T };
 /* What the last move asks of the next one. Each is a reordering argument: a winning line can always be
@@ -126,10 +126,8 @@ static int canonical_pos(const Ctx *ctx, const State *s, int *passes_left) {
         if (s->pos % ctx->draw == 0 || s->pos == s->ntalon) return 0;
         return s->pos;
     }
-    if (s->pos == s->ntalon && s->passes_left > 0 && s->ntalon > 0) {
-        *passes_left = s->passes_left - 1; /* all turned: the only way on is a new pass */
-        return 0;
-    }
+    /* With passes counted, all turned is not a new pass not yet turned: the waste's top card is still there
+     * to play without spending a pass. */
     return s->pos;
 }
 
@@ -623,22 +621,23 @@ static int search(Ctx *ctx, const State *root, Move **path, int *path_len) {
     *path_len = 0;
     if (is_won(root)) return SOLVED;
     Walk walks[WALKS];
+    int started[WALKS] = {0};
     int verdict = GOING;
-    int started = 0;
-    for (; started < WALKS; started++) {
-        verdict = walk_start(ctx, &walks[started], root, started, started ? STEERED_NODES : -1);
-        if (verdict != GOING) break;
-    }
     for (int turn = 0; verdict == GOING; turn++) {
         int i = turn % (WALKS + 1);
         i = i < 2 ? 0 : i - 1; /* plain, plain, steer 1, steer 2 */
         Walk *w = &walks[i];
+        if (!started[i]) { /* a walk starts on its first turn: a short search never pays for the others */
+            started[i] = 1;
+            verdict = walk_start(ctx, w, root, i, i ? STEERED_NODES : -1);
+            if (verdict != GOING) break;
+        }
         if (w->done) continue;
         verdict = walk_run(ctx, w, SLICE_NODES, path, path_len);
         if (verdict == GOING && w->cap >= 0 && w->nodes >= w->cap) walk_end(w);
     }
-    for (int i = 0; i < started; i++)
-        if (!walks[i].done) walk_end(&walks[i]);
+    for (int i = 0; i < WALKS; i++)
+        if (started[i] && !walks[i].done) walk_end(&walks[i]);
     return verdict;
 }
 

@@ -42,10 +42,11 @@ second a hint, and more nodes avoid more of the moves that lose a won game (see 
 _LOST_CHECK = 32  # samples looked at before a hint says no way of the hidden cards can be won
 _MAX_SAMPLES = 24
 
-CORE_NODES_PER_NODE = 40
+CORE_NODES_PER_NODE = 120
 """For a Klondike-shaped game the samples are judged by the compiled core (``engine.klondike_core``), which
-searches 1-2.5 million positions a CPU second where the Python solver searches 25,000-35,000: a hint's node
-budget is multiplied by this, so that a hint of ``nodes_for_seconds(1.0)`` still takes about a second."""
+searches 1.5-2.5 million positions a CPU second where the Python solver searches 25,000-35,000: a hint's node
+budget is multiplied by this, so that a hint of ``nodes_for_seconds(1.0)`` takes about half a second of CPU
+(0.4 s measured on the development machine under load), inside the issue's second."""
 _MAX_CORE_SAMPLES = 64
 _CORE_NODES_PER_JUDGEMENT = 2_000  # samples are added while each (sample, move) judgement gets this many
 
@@ -239,21 +240,30 @@ def _nearness(closest: int | None, start: int) -> float:
 
 def visible_key(table: Table) -> tuple[object, ...]:
     """A position as the player sees it: face-up cards and face-down counts (face-down identities left out,
-    and the pass count where passes are unlimited)."""
-    down = [table.face_down_count(p) for p in table.pile_ids]
-    faces = tuple((d, table.codes(p)[d:]) for p, d in zip(table.pile_ids, down, strict=True))
+    and the pass count where passes are unlimited), interchangeable foundations in any order: an ace moved
+    from one empty foundation to another by way of a column is no new position."""
     passes = table.passes if table.game.stock.passes is not None else 0
-    return faces, passes, table.waste_played, table.hook_state
+    return _faces(table, set()), passes, table.waste_played, table.hook_state
 
 
 def layout_key(table: Table) -> tuple[object, ...]:
     """``visible_key`` without the stock and waste: the layout, which only stock turns leave unchanged."""
-    skip = {Role.STOCK, Role.WASTE}
-    return tuple(
-        (table.face_down_count(p), table.codes(p)[table.face_down_count(p) :])
-        for p in table.pile_ids
-        if table.game.pile(p).role not in skip
-    )
+    return _faces(table, {Role.STOCK, Role.WASTE})
+
+
+def _faces(table: Table, skip: set[Role]) -> tuple[object, ...]:
+    """Each pile's face-down count and face-up cards, but for piles of the roles in ``skip``; the piles of a
+    group of interchangeable foundations (``SolverRules.groups``) sorted among themselves."""
+    rules = solver_rules(table.game)
+    ids = rules.g.ids
+    out: list[object] = []
+    for members in rules.groups:
+        role = rules.role[ids[members[0]]]
+        if role in skip:
+            continue
+        faces = [(table.face_down_count(ids[i]), table.codes(ids[i])[table.face_down_count(ids[i]) :]) for i in members]
+        out.extend(sorted(faces) if role is Role.FOUNDATION else faces)
+    return tuple(out)
 
 
 def _fresh_moves(table: Table, moves: list[Move], history: Sequence[Table]) -> list[Move]:

@@ -13,7 +13,7 @@ from cadogan.__main__ import main
 from engine.cards import UNKNOWN, full_deck
 from engine.formats import dumps, read_table, table_to_json
 from engine.games import find_game
-from engine.hint import HintError, hint, samples
+from engine.hint import HintError, hint, layout_key, samples, visible_key
 from engine.table import Table
 from engine.testing import KLONDIKE_TRAP, make_table
 
@@ -263,3 +263,20 @@ def test_compiled_hints_judge_many_samples_by_real_searches() -> None:
     won = re.search(r"a win in (\d+) of (\d+) ways", core.reason)
     assert won is not None, core.reason
     assert int(won[1]) >= core.samples // 4
+
+
+def test_an_ace_moved_to_another_foundation_is_no_new_position() -> None:
+    """Interchangeable foundations in any order: the hint must not walk an ace from one empty foundation to
+    another by way of a column, again and again, each time seeing a 'new' position (found in
+    ``bench.hidden_play``: 400 moves of such shuffles)."""
+    piles = {"t1": "5c 2H", "t2": "KS", "s": "9d 8d"}
+    here = make_table("klondike/draw3", {**piles, "f1": "AS"})
+    there = make_table("klondike/draw3", {**piles, "f3": "AS"})
+    assert visible_key(here) == visible_key(there)
+    assert layout_key(here) == layout_key(there)
+    elsewhere = make_table("klondike/draw3", {**piles, "f1": "AC"})
+    assert visible_key(here) != visible_key(elsewhere)
+    # Both ways round: the ace down onto the two and back up to another foundation is a move back.
+    here.play("f1>t1")
+    advice = hint(here, nodes=2_000, history=[make_table("klondike/draw3", {**piles, "f1": "AS"})])
+    assert str(advice.move) not in ("t1>f1", "t1>f2")
