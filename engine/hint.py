@@ -172,12 +172,18 @@ def hint(
         count = max(8, min(_MAX_CORE_SAMPLES, nodes // (_CORE_NODES_PER_JUDGEMENT * (len(moves) + 1))))
     else:
         count = _sample_count(nodes, len(moves))
+    # With hidden cards, the compiled path judges commitments (``_commitments``) rather than every move alone.
+    lines = _commitments(table, moves) if compiled and hidden else []
+    if not lines:
+        lines = [(move,) for move in moves]
+    elif compiled:
+        count = max(8, min(_MAX_CORE_SAMPLES, nodes // (_CORE_NODES_PER_JUDGEMENT * (len(lines) + 1))))
     worlds = samples(table, count if hidden else 1, seed)
-    per_eval = max(50, nodes // (len(worlds) * (len(moves) + 2)))
-    tallies = {move: _Tally() for move in moves}
+    per_eval = max(50, nodes // (len(worlds) * (len(lines) + 2)))
+    tallies = {line: _Tally() for line in lines}
     batch = 0
     while True:
-        _judge(worlds[batch:], moves, tallies, per_eval, rules, compiled)
+        _judge(worlds[batch:], lines, tallies, per_eval, rules, compiled)
         # A sample proven lost costs a few nodes, and a handful of samples can all be lost by chance where a
         # third of the ways the hidden cards may lie are lost: before saying the game cannot be won, look at
         # more of them (up to _LOST_CHECK samples in all).
@@ -186,22 +192,85 @@ def hint(
         batch = len(worlds)
         worlds += samples(table, min(len(worlds), _LOST_CHECK - len(worlds)), seed * 1_000_003 + batch)
     # Ties go to the move the solver's winning lines start with most often, then to the earlier move in the
-    # solver's own order of preference (foundation, uncover, ...).
+    # solver's own order of preference (foundation, uncover, ...), then to the shorter line.
     order = {move: n for n, move in enumerate(_preference(table, moves))}
-    best = max(moves, key=lambda m: (tallies[m].score, tallies[m].won, tallies[m].chosen, -order[m]))
+    best = max(lines, key=lambda ln: (tallies[ln].score, tallies[ln].won, tallies[ln].chosen, -order[ln[0]], -len(ln)))
     tally = tallies[best]
-    return Hint(best, table.describe(best), tally.value, _reason(tally, len(worlds), hidden), len(worlds))
+    reason = _reason(tally, len(worlds), hidden)
+    if len(best) > 1:
+        reason += f", on the way to {best[-1]}"
+    return Hint(best[0], table.describe(best[0]), tally.value, reason, len(worlds))
+
+
+def _commitments(table: Table, moves: list[Move]) -> list[tuple[Move, ...]]:
+    """Short lines of moves that each end in a commitment, for a table with hidden cards.
+
+    Judged by samples solved in hindsight, a move that keeps every option (turning the stock round, moving a
+    run back and forth, a card down from a foundation and up again) is worth as much as the best thing that
+    can follow it, so such moves won every tie and the play wandered: 400 moves of stock turns and shuffles in
+    ``bench.hidden_play``. So only commitments are judged, as lonelybot does: a move that turns a face-down
+    card up, plays a card of the waste, or turns a stock card not seen before; each reached through at most
+    one move that commits to nothing, or through the stock turns that bring a waste card up. The hint is the
+    first move of the best line. Empty when nothing commits within reach: then every move is judged alone.
+    """
+    fresh = set(moves)
+    lines: list[tuple[Move, ...]] = []
+    for move in moves:
+        if _is_turn(table, move):
+            continue
+        if _commits(table, move):
+            lines.append((move,))
+            continue
+        table.push(move)
+        lines.extend(
+            (move, after) for after in table.generate_moves() if not _is_turn(table, after) and _commits(table, after)
+        )
+        table.pop()
+    # The waste cards the stock can bring up, each with its plays; a turn that shows an unseen card commits.
+    turn = next((m for m in moves if _is_turn(table, m)), None)
+    if turn is not None:
+        board = table.copy()
+        prefix: list[Move] = []
+        start = (board.codes("s"), board.codes("w"))
+        for _ in range(len(board.codes("s")) + len(board.codes("w")) + 2):
+            step = next((m for m in board.generate_moves() if _is_turn(board, m)), None)
+            if step is None:
+                break
+            showing = board.codes(step.src)[-step.count :] if step.src == "s" else ()
+            board.push(step)
+            prefix.append(step)
+            if UNKNOWN in showing:
+                lines.append(tuple(prefix))
+                break
+            plays = [m for m in board.generate_moves() if m.src == "w" and not _is_turn(board, m)]
+            lines.extend((*prefix, play) for play in plays)
+            if (board.codes("s"), board.codes("w")) == start:
+                break
+    return [line for line in dict.fromkeys(lines) if line[0] in fresh]
+
+
+def _is_turn(table: Table, move: Move) -> bool:
+    roles = (table.game.pile(move.src).role, table.game.pile(move.dst).role)
+    return Role.STOCK in roles
+
+
+def _commits(table: Table, move: Move) -> bool:
+    """Whether ``move`` (not a stock turn) cannot be taken back: it plays a waste card or turns a card up."""
+    if table.game.pile(move.src).role is Role.WASTE:
+        return True
+    left = len(table.codes(move.src)) - move.count
+    return left > 0 and table.face_down_count(move.src) >= left
 
 
 def _judge(
     worlds: Sequence[Table],
-    moves: list[Move],
-    tallies: dict[Move, _Tally],
+    lines: list[tuple[Move, ...]],
+    tallies: dict[tuple[Move, ...], _Tally],
     per_eval: int,
     rules: SolverRules,
     compiled: bool,
 ) -> None:
-    """Each move's outcome in each sample, added to its tally (searched by the compiled core if ``compiled``)."""
+    """Each line's outcome in each sample, added to its tally (searched by the compiled core if ``compiled``)."""
     for world in worlds:
         # One search of the whole sample first: a lost sample is lost for every move, a won one names a move.
         whole = _search(world, per_eval * 2, compiled)
@@ -211,20 +280,24 @@ def _judge(
             continue
         start = max(1, klondike_core.guide(world) if compiled else guide(world))
         seen: dict[bytes, tuple[Verdict, float]] = {}
-        for move in moves:
-            if whole.verdict is Verdict.SOLVED and whole.first == move:
-                tallies[move].add(Verdict.SOLVED, 1.0)
-                tallies[move].chosen += 1
+        for line in lines:
+            if whole.verdict is Verdict.SOLVED and whole.first == line[0] and len(line) == 1:
+                tallies[line].add(Verdict.SOLVED, 1.0)
+                tallies[line].chosen += 1
                 continue
-            world.push(move)
+            if whole.verdict is Verdict.SOLVED and whole.first == line[0]:
+                tallies[line].chosen += 1
+            for move in line:
+                world.push(move)
             position = canonical_key(rules, world.key())
             judged = seen.get(position)
             if judged is None:
                 result = _search(world, per_eval, compiled)
                 judged = (result.verdict, _nearness(result.closest, start))
                 seen[position] = judged
-            world.pop()
-            tallies[move].add(*judged)
+            for _ in line:
+                world.pop()
+            tallies[line].add(*judged)
 
 
 def _search(world: Table, nodes: int, compiled: bool) -> klondike_core.Judgement:

@@ -14,6 +14,7 @@ from engine.cards import UNKNOWN, full_deck
 from engine.formats import dumps, read_table, table_to_json
 from engine.games import find_game
 from engine.hint import HintError, hint, layout_key, samples, visible_key
+from engine.moves import Move
 from engine.table import Table
 from engine.testing import KLONDIKE_TRAP, make_table
 
@@ -280,3 +281,49 @@ def test_an_ace_moved_to_another_foundation_is_no_new_position() -> None:
     here.play("f1>t1")
     advice = hint(here, nodes=2_000, history=[make_table("klondike/draw3", {**piles, "f1": "AS"})])
     assert str(advice.move) not in ("t1>f1", "t1>f2")
+
+
+def _with_known_stock(seed: int, turned: int) -> Table:
+    """A draw-3 deal as a companion sees it after watching the stock go round once: the columns' face-down
+    cards unknown, the stock's cards known, ``turned`` of them on the waste."""
+    table = Table.dealt(find_game("klondike/draw3"), seed)
+    for _ in range(turned):
+        table.push(Move("s", "w", 3))
+    data = table_to_json(table)
+    data["piles"] = {
+        pile: (
+            ["??" if card[-1].islower() else card for card in cards]
+            if pile.startswith("t")
+            else [card.upper() for card in cards]
+        )
+        for pile, cards in data["piles"].items()
+    }
+    return read_table(data)[0]
+
+
+@pytest.mark.parametrize(("seed", "turned"), [(2, 0), (5, 0), (7, 3)])
+def test_hints_judge_lines_that_end_in_a_commitment(seed: int, turned: int) -> None:
+    """Every line the compiled hint judges is legal and ends in a move that cannot be taken back (a waste card
+    played, a card turned face up) or in a stock turn that shows a card not seen before; a stock card known
+    from an earlier pass is reached through the turns that bring it up."""
+    from engine.hint import _commitments
+
+    for table in (hidden("klondike/draw3", seed), _with_known_stock(seed, turned)):
+        moves = table.generate_moves()
+        lines = _commitments(table, moves)
+        assert lines
+        for line in lines:
+            board = table.copy()
+            showing: tuple[int, ...] = ()
+            for move in line:
+                assert board.is_legal(move)
+                showing = board.codes("s")[-move.count :] if move.src == "s" else ()
+                before_down = board.face_down_count(move.src)
+                board.push(move)
+            last = line[-1]
+            if last.src == "s":
+                assert UNKNOWN in showing
+            elif last.src != "w":
+                assert board.face_down_count(last.src) == before_down - 1, f"{line} turns no card up"
+        if table.codes("s") and UNKNOWN not in table.codes("s"):
+            assert any(len(line) > 1 and line[0].src == "s" and line[-1].src == "w" for line in lines)
