@@ -198,7 +198,10 @@ def hint(
     tally = tallies[best]
     reason = _reason(tally, len(worlds), hidden)
     if len(best) > 1:
-        reason += f", on the way to {best[-1]}"
+        board = table.copy()
+        for move in best[:-1]:
+            board.push(move)
+        reason += f"; then {board.describe(best[-1])}" if best[-1].src != "s" else "; then turn on to unseen cards"
     return Hint(best[0], table.describe(best[0]), tally.value, reason, len(worlds))
 
 
