@@ -587,9 +587,6 @@ static int walk_run(Ctx *ctx, Walk *w, long long slice, Move **path, int *path_l
         if (!fresh) continue;
         int guess = guide(&child->s);
         if (guess < ctx->closest) ctx->closest = guess;
-#ifdef KSTATS
-        kstats[m.kind][(m.order / MAXMOVES) / 100000]++;
-#endif
         if (is_won(&child->s)) {
             *path_len = w->top + 1;
             *path = malloc(sizeof(Move) * (size_t)(w->top + 1));
@@ -744,14 +741,6 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int path_len = 0;
     int verdict = search(ctx, root, &path, &path_len);
     double seconds = cpu_now() - ctx->start;
-#ifdef KSTATS
-    for (int k = 0; k < 5; k++) {
-        fprintf(stderr, "kind %d:", k);
-        for (int c = 0; c < 8; c++) fprintf(stderr, " %lld", kstats[k][c]);
-        fprintf(stderr, "\n");
-    }
-    memset(kstats, 0, sizeof kstats);
-#endif
     long long nodes = ctx->nodes;
     int closest = verdict == SOLVED ? 0 : ctx->closest;
     int interrupted = ctx->interrupted;
