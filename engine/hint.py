@@ -165,19 +165,15 @@ def hint(
     moves = _fresh_moves(table, moves, history)
     hidden = any(UNKNOWN in table.codes(p) for p in table.pile_ids)
     compiled = compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None
+    # With hidden cards, the compiled path judges commitments (``_commitments``) rather than every move alone.
+    lines = (_commitments(table, moves) if compiled and hidden else []) or [(move,) for move in moves]
     if compiled:
         # The compiled core searches CORE_NODES_PER_NODE positions in the time the Python solver takes for one:
         # many more samples, each judged by a real search.
         nodes *= CORE_NODES_PER_NODE
-        count = max(8, min(_MAX_CORE_SAMPLES, nodes // (_CORE_NODES_PER_JUDGEMENT * (len(moves) + 1))))
-    else:
-        count = _sample_count(nodes, len(moves))
-    # With hidden cards, the compiled path judges commitments (``_commitments``) rather than every move alone.
-    lines = _commitments(table, moves) if compiled and hidden else []
-    if not lines:
-        lines = [(move,) for move in moves]
-    elif compiled:
         count = max(8, min(_MAX_CORE_SAMPLES, nodes // (_CORE_NODES_PER_JUDGEMENT * (len(lines) + 1))))
+    else:
+        count = _sample_count(nodes, len(lines))
     worlds = samples(table, count if hidden else 1, seed)
     per_eval = max(50, nodes // (len(worlds) * (len(lines) + 2)))
     tallies = {line: _Tally() for line in lines}
@@ -284,12 +280,11 @@ def _judge(
         start = max(1, klondike_core.guide(world) if compiled else guide(world))
         seen: dict[bytes, tuple[Verdict, float]] = {}
         for line in lines:
-            if whole.verdict is Verdict.SOLVED and whole.first == line[0] and len(line) == 1:
-                tallies[line].add(Verdict.SOLVED, 1.0)
-                tallies[line].chosen += 1
-                continue
             if whole.verdict is Verdict.SOLVED and whole.first == line[0]:
                 tallies[line].chosen += 1
+                if len(line) == 1:  # the sample's own win starts with it: won, no search needed
+                    tallies[line].add(Verdict.SOLVED, 1.0)
+                    continue
             for move in line:
                 world.push(move)
             position = canonical_key(rules, world.key())
