@@ -223,8 +223,9 @@ def _engine_moves(table: Table, steps: list[tuple[int, int, int, int]], *, whole
     out: list[Move] = []
 
     def play(move: Move) -> None:
+        # Table.play's own check, once: a move the engine refuses is a bug of the core, not bad input.
         assert board.is_legal(move), f"the compiled solver's move {move} is not legal here"
-        board.play(move)
+        board.push(move)
         out.append(move)
 
     def to_foundation(src: str) -> Move:
