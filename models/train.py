@@ -230,7 +230,7 @@ def train_classifier(
         crops, labels = np.concatenate([crops, extra]), np.concatenate([labels, extra_labels])
         log(f"classifier: + {odd} procedural index crops in style {odd_style}")
     log(f"classifier: {len(labels)} crops ({int((labels < BACKGROUND).sum())} indices), {steps} steps")
-    model = Classifier()
+    model = Classifier().to(memory_format=torch.channels_last)  # NHWC: ~25 % faster convolutions on CPU
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1), pct_start=0.15)
     model.train()
@@ -238,7 +238,7 @@ def train_classifier(
     for step in range(steps):
         idx = rng.integers(0, len(labels), batch)
         x, y = _classifier_batch(crops, labels, idx, g, rng, aug, scale_sd, shift_sd)
-        logits = model(x)
+        logits = model(x.contiguous(memory_format=torch.channels_last))
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]  # torch's stubs leave it untyped
@@ -360,7 +360,7 @@ def train_detector(
     rng = np.random.default_rng(seed + 1)
     scenes = load_detector_data(data)
     log(f"detector: {len(scenes)} scenes, {steps} steps of {batch} x {size}px")
-    model = Detector()
+    model = Detector().to(memory_format=torch.channels_last)  # NHWC: ~25 % faster convolutions on CPU
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=max(steps, 1), pct_start=0.1)
     model.train()
@@ -369,7 +369,7 @@ def train_detector(
         x, heat, care, reg = _detector_batch(
             scenes, rng.integers(0, len(scenes), batch), size, g, rng, scale_sd, any_angle
         )
-        y = model(x)
+        y = model(x.contiguous(memory_format=torch.channels_last)).contiguous()
         w = reg[:, 4:5]
         npos = w.sum().clamp(min=1)
         l_heat = _focal(y[:, :1], heat[:, :1], care[:, :1])
@@ -395,6 +395,7 @@ def _export(
     model: nn.Module, example: torch.Tensor, path: Path, axes: dict[int, str], outputs: list[str] | None = None
 ) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    model = model.to(memory_format=torch.contiguous_format)  # the ONNX graph in the usual NCHW layout
     tmp = path.with_suffix(".tmp.onnx")
     names = outputs or ["out"]
     torch.onnx.export(
