@@ -3,6 +3,7 @@
     python -m bench.vision                       # all three, default sizes
     python -m bench.vision --only crops          # classifier alone on the real photos' labelled boxes
     python -m bench.vision --only unseen --scenes 40
+    python -m bench.vision --only unseen --seed 7000 --scenes 120 --decks train   # the same, training decks
     python -m bench.vision --only assembly --scenes 140   # assembly alone, from perfect reads (no models)
     python -m bench.vision --only assembly --phantoms 3   # ... and three spurious reads a scene
     python -m bench.vision --only boxes --scenes 45 --seed 7000   # detector box size / true size, per deck
@@ -292,16 +293,23 @@ def _positions(game: str, seed: int) -> dict[str, list[tuple[str | None, bool]]]
 
 
 def bench_unseen(
-    rec: Recogniser, scenes: int = 24, seed: int = 1000, close_up: float = 0.0, worst_dir: Path | None = None
+    rec: Recogniser,
+    scenes: int = 24,
+    seed: int = 1000,
+    close_up: float = 0.0,
+    worst_dir: Path | None = None,
+    split: str = "unseen",
 ) -> dict[str, Any]:
     """Renders of the UNSEEN decks across every game, tilts 0-45 degrees, a hand over the cards in a third
-    of the scenes: indices named, phantoms, and piles reconstructed exactly."""
+    of the scenes: indices named, phantoms, and piles reconstructed exactly. ``split`` "train": the same
+    scenes dealt from the named training decks instead (what a change costs the decks the models know)."""
     from vision.assemble import assemble
     from vision.detections import BACK
     from vision.synth import RenderOptions, render_scene
     from vision.synth.decks import DeckSplit, deck_names
 
-    decks = deck_names(DeckSplit.UNSEEN)
+    decks = deck_names(DeckSplit.UNSEEN if split == "unseen" else DeckSplit.TRAIN)
+    decks = [d for d in decks if not d.startswith("procedural")]
     seen = named = phantoms = dets_total = cls_total = cls_right = 0
     pile_score = PileScore()
     per_deck: dict[str, list[int]] = {d: [0, 0] for d in decks}
@@ -555,6 +563,12 @@ def main() -> None:
     ap.add_argument("--box-scale", type=float, help="grow the detector's index boxes by this (Recogniser.box_scale)")
     ap.add_argument("--min-class-score", type=float, help="least classifier probability kept (Recogniser)")
     ap.add_argument("--worst-dir", type=Path, help="write the worst photos / scenes with the reads drawn here")
+    ap.add_argument(
+        "--decks",
+        choices=("unseen", "train"),
+        default="unseen",
+        help="unseen: the scenes' decks (train: the named training decks, to check what a change costs them)",
+    )
     a = ap.parse_args()
     if a.only == "assembly":  # perfect reads: no models needed
         print("assembly from perfect reads:", bench_assembly(a.scenes, hands=a.hands, phantoms=a.phantoms), flush=True)
@@ -573,7 +587,7 @@ def main() -> None:
     if a.only in (None, "unseen"):
         print(
             "unseen decks:",
-            bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up, worst_dir=a.worst_dir),
+            bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up, worst_dir=a.worst_dir, split=a.decks),
             flush=True,
         )
     if a.only == "boxes":  # the detector's box sizes vs the truth (not part of the default run)
