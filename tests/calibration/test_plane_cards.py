@@ -86,8 +86,9 @@ def test_canonical_frame_origin_is_under_the_image_centre(camera: SynthCamera) -
     plane = plane_from_cards(list(noisy), None, SIZE)
     centre = np.array([[(SIZE[0] - 1) / 2, (SIZE[1] - 1) / 2]])
     assert np.allclose(plane.image_to_table(centre), 0.0, atol=1e-6)
-    right = plane.image_to_table([*centre, [50.0, 0.0]])[0]
-    assert right[0] > 0
+    # a point right of the centre in the image lies on the table's +x axis (the frame's convention)
+    right = plane.image_to_table(centre + np.array([[50.0, 0.0]]))[0]
+    assert right[0] > 1.0
     assert abs(right[1]) < 1e-6
 
 

@@ -141,18 +141,22 @@ def test_face_down_strips_of_a_fresh_deal_are_found(rec: Recogniser, deck: str, 
     assert np.mean(on_a_strip) >= 0.8, on_a_strip
 
 
-@pytest.mark.parametrize(("deck", "seed"), [("kde_standard", 32), ("kde_ancient_egyptians", 31)])
-def test_the_stock_of_a_fresh_deal_is_seen_though_its_back_design_is_new(rec: Recogniser, deck: str, seed: int) -> None:
+@pytest.mark.parametrize(("deck", "least"), [("kde_standard", 11), ("kde_ancient_egyptians", 7)])
+def test_the_stock_of_a_fresh_deal_is_seen_though_its_back_design_is_new(rec: Recogniser, deck: str, least: int) -> None:
     """Unseen back designs score their stock's strip below SURE_BACK (the cascades' strips score more): the
-    recogniser still reports it, faintly, and the assembly sees the packet on the stock's slot."""
-    image, _ = render_scene(
-        "klondike",
-        Table.dealt(find_game("klondike"), seed).piles_view(),
-        deck=deck,
-        seed=seed,
-        options=RenderOptions(max_tilt=30, hand_probability=0),
-    )
-    assert assemble(recognise(image, rec), "klondike").face_down["s"] == 1
+    recogniser still reports it, faintly, and the assembly sees the packet on the stock's slot in most of
+    twelve fresh deals (kde_ancient_egyptians' back is plain cream, like a card face: the hardest)."""
+    seen = 0
+    for seed in range(30, 42):
+        image, _ = render_scene(
+            "klondike",
+            Table.dealt(find_game("klondike"), seed).piles_view(),
+            deck=deck,
+            seed=seed,
+            options=RenderOptions(max_tilt=30, hand_probability=0),
+        )
+        seen += assemble(recognise(image, rec), "klondike").face_down["s"] == 1
+    assert seen >= least, seen
 
 
 def test_grow_scales_boxes_about_their_centres() -> None:
