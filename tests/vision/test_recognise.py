@@ -142,7 +142,9 @@ def test_face_down_strips_of_a_fresh_deal_are_found(rec: Recogniser, deck: str, 
 
 
 @pytest.mark.parametrize(("deck", "least"), [("kde_standard", 11), ("kde_ancient_egyptians", 7)])
-def test_the_stock_of_a_fresh_deal_is_seen_though_its_back_design_is_new(rec: Recogniser, deck: str, least: int) -> None:
+def test_the_stock_of_a_fresh_deal_is_seen_though_its_back_design_is_new(
+    rec: Recogniser, deck: str, least: int
+) -> None:
     """Unseen back designs score their stock's strip below SURE_BACK (the cascades' strips score more): the
     recogniser still reports it, faintly, and the assembly sees the packet on the stock's slot in most of
     twelve fresh deals (kde_ancient_egyptians' back is plain cream, like a card face: the hardest)."""
