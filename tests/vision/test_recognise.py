@@ -111,18 +111,23 @@ def test_see_cli_reads_a_rendered_table(tmp_path: Path, capsys: pytest.CaptureFi
     assert out.stat().st_size > 0
 
 
-@pytest.mark.parametrize(("deck", "seed"), [("kde_standard", 31), ("kde_penguins", 32)])
-def test_face_down_strips_of_a_fresh_deal_are_found(rec: Recogniser, deck: str, seed: int) -> None:
-    """The shipped detector's sixth channel: the visible top strip of each face-down card (unseen decks)."""
-    from vision.synth.truth import back_strips
-
-    image, truth = render_scene(
+def _fresh_deal(deck: str, seed: int) -> tuple[npt.NDArray[np.uint8], SceneTruth]:
+    """A Klondike deal, just dealt, in ``deck``, seen at up to 30 degrees, no hands."""
+    return render_scene(
         "klondike",
         Table.dealt(find_game("klondike"), seed).piles_view(),
         deck=deck,
         seed=seed,
         options=RenderOptions(max_tilt=30, hand_probability=0),
     )
+
+
+@pytest.mark.parametrize(("deck", "seed"), [("kde_standard", 31), ("kde_penguins", 32)])
+def test_face_down_strips_of_a_fresh_deal_are_found(rec: Recogniser, deck: str, seed: int) -> None:
+    """The shipped detector's sixth channel: the visible top strip of each face-down card (unseen decks)."""
+    from vision.synth.truth import back_strips
+
+    image, truth = _fresh_deal(deck, seed)
     found = recognise(image, rec)
     backs = found[(found.class_id == BACK) & (found.confidence >= SURE_BACK)]  # fainter ones only mark the stock
     strips = np.array([s[:4] for s in back_strips(truth, (image.shape[1], image.shape[0]))], np.float64)
@@ -151,13 +156,7 @@ def test_the_stock_of_a_fresh_deal_is_seen_though_its_back_design_is_new(
     twelve fresh deals (kde_ancient_egyptians' back is plain cream, like a card face: the hardest)."""
     seen = 0
     for seed in range(30, 42):
-        image, _ = render_scene(
-            "klondike",
-            Table.dealt(find_game("klondike"), seed).piles_view(),
-            deck=deck,
-            seed=seed,
-            options=RenderOptions(max_tilt=30, hand_probability=0),
-        )
+        image, _ = _fresh_deal(deck, seed)
         seen += assemble(recognise(image, rec), "klondike").face_down["s"] == 1
     assert seen >= least, seen
 
