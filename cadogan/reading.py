@@ -68,4 +68,5 @@ def reading_of(detections: Detections, game: str, *, min_cards: int = 3) -> Read
                 continue
             code = parse_code(card.name)
             cards[(pile, code)] = max(cards.get((pile, code), 0.0), float(card.confidence))
-    return Reading(table, confidence, labels, cards)
+    backs = {pile: count for pile, count in observation.face_down.items() if pile in table.pile_ids}
+    return Reading(table, confidence, labels, cards, backs)

@@ -18,7 +18,11 @@ place was itself seen that well, and the same mistake was found at two looks in 
 face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the
 player to hold still. A single misread frame therefore never becomes an announced mistake. A deal that
 went by unread (the table moved before it was read clearly) is not checked afterwards: the game is
-followed from the first table read clearly.
+followed from the first table read clearly. Where the reader also counts the backs it sees per pile, a pile
+read blank at the deal is "dealt short" only if it is a cascade that shows no back either (it is empty); any
+other blank pile may hold a card the camera could not read, so the player is asked about it and the model
+holds an unknown card there until a reading names it (a deck whose indices the recogniser cannot read would
+otherwise be announced as a misdeal).
 
 Where the reader gives each card its own confidence, a recogniser's misreads that repeat in every frame
 (which a vote cannot outvote) are told apart by it: a card never read with ``new_card`` confidence at a
@@ -129,6 +133,8 @@ class Tracker:
     _recent: deque[tuple[Table, float]] = field(default_factory=deque)
     _recent_cards: deque[CardConfidences | None] = field(default_factory=deque)
     """Per reading in ``_recent``, its per-card confidences (None: the reader gave none)."""
+    _recent_backs: deque[Mapping[str, int] | None] = field(default_factory=deque)
+    """Per reading in ``_recent``, the face-down cards it saw per pile (None: the reader does not look for backs)."""
     _known: dict[tuple[int, str], float] = field(default_factory=dict)
     """The last still table's cards: (card, pile) -> the confidence logged for it."""
     _ended: bool = False
@@ -172,6 +178,9 @@ class Tracker:
     k-illegal-3, whose jack moved by a missed illegal move was accused of a later move from the column it had
     left; it also drops a late accusation of a move that was right, on the stress reader's c-illegal-1)."""
     _empty_run: dict[str, int] = field(default_factory=dict)
+    _unread: set[str] = field(default_factory=set)
+    """Piles read blank at the deal that the deal puts a card on and the camera could not tell from unread ones
+    (see ``_unread_at_deal``): the model holds an unknown card there until a reading names it."""
     """Per pile, readings in a row that named no card there."""
     leave_out_new: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
@@ -194,10 +203,17 @@ class Tracker:
     """Seconds before the same "please hold still" is said again (a noisy reading would say it every frame)."""
 
     def observe(
-        self, t: float, reading: Table | None, confidence: float = 1.0, cards: CardConfidences | None = None
+        self,
+        t: float,
+        reading: Table | None,
+        confidence: float = 1.0,
+        cards: CardConfidences | None = None,
+        backs: Mapping[str, int] | None = None,
     ) -> list[Event]:
         """Take one reading (None: nothing readable, the table may be moving) with its confidence and, where
-        the reader gives them, its cards' own confidences; returns what is to be announced."""
+        the reader gives them, its cards' own confidences and the face-down cards it saw per pile (``backs``:
+        they tell a pile whose top card was not read from a pile dealt short at the deal); returns what is to
+        be announced."""
         if reading is None:  # hands over the cards: what comes next may be another table
             if self.model is None and len(self._recent) >= self.votes:
                 self._deal_missed = True
@@ -208,6 +224,7 @@ class Tracker:
             self._lost = False
             self._recent.clear()
             self._recent_cards.clear()
+            self._recent_backs.clear()
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return []
         self._latest = reading.key()
@@ -217,9 +234,11 @@ class Tracker:
             self._unconfirm_empty(reading)
         self._recent.append((reading, confidence))
         self._recent_cards.append(cards)
+        self._recent_backs.append(backs)
         while len(self._recent) > self.window:
             self._recent.popleft()
             self._recent_cards.popleft()
+            self._recent_backs.popleft()
         evidence = Evidence(
             list(self._recent), list(self._recent_cards), floor=self.new_card, known=self._known_places()
         )
@@ -308,6 +327,9 @@ class Tracker:
             if trimmed is not None:  # the deal's layout, once the unsure cards too many are left out
                 seen = trimmed
                 model, found = _deal_from_sighting(seen)
+        found, unread = self._unread_at_deal(seen, found)
+        if unread and not self._impatient:
+            return []  # a blank pile: its card may be read yet
         stray = any(card not in face_up(seen, pile) for pile in seen.pile_ids for card in cards_seen_on(evidence, pile))
         if stray and self.check_deal and not self._impatient:
             return []  # a card some reading saw where the vote puts none: it may be a misdeal, read on
@@ -329,6 +351,7 @@ class Tracker:
                 return [Event(EventKind.UNCLEAR, t, text, confidence=sure)]
         self.model = model
         self.model.stage = Stage.PLAY
+        self._unread = set(unread)
         self._settled = True
         self._confirmed, self._seen_empty = set(), set()
         self._confirm(evidence)
@@ -337,7 +360,39 @@ class Tracker:
         events = [Event(EventKind.STILL, t, "the table is still", table=seen, confidence=sure, cards=cards)]
         if found:
             events.append(Event(EventKind.MISDEAL, t, "; ".join(text for _, text in found), confidence=sure))
+        for pile in unread:
+            name = seen.game.pile(pile).name
+            text = f"I cannot read the card on {name}: the deal puts one there (if it is missing, deal it)"
+            events.append(Event(EventKind.UNCLEAR, t, text, confidence=0.0))
         return events
+
+    def _unread_at_deal(
+        self, seen: Table, found: list[tuple[str | None, str]]
+    ) -> tuple[list[tuple[str | None, str]], list[str]]:
+        """The deal's problems less those of a pile read blank that a camera's reader may have failed to read,
+        and those piles. Only with readings that look for backs (``backs``; the readings' face-up cards alone
+        cannot tell an unread card from a missing one): a blank cascade the deal puts face-down cards in is
+        dealt short only when no back was seen on it either (it is empty); any other blank pile can be told
+        from one whose card was not read by nothing the camera sees, so the player is asked, not accused."""
+        looked = [b for b in self._recent_backs if b is not None]
+        if not self.partial or self.replaying or len(looked) < self.votes:
+            return found, []
+        game = seen.game
+        sizes = game.deal_sizes()
+        kept: list[tuple[str | None, str]] = []
+        unread: list[str] = []
+        for pile, text in found:
+            blank = pile is not None and not face_up(seen, pile) and sizes[pile][1] > 0
+            if not blank:
+                kept.append((pile, text))
+                continue
+            assert pile is not None
+            cascade = game.pile(pile).role is Role.TABLEAU and sizes[pile][0] > 0
+            if cascade and sum(1 for b in looked if b.get(pile, 0) > 0) < self.seen_in:
+                kept.append((pile, text))  # neither a card nor a back: the pile is empty
+            else:
+                unread.append(pile)
+        return kept, unread
 
     def _trimmed(self, evidence: Evidence, seen: Table) -> Table | None:
         """The voted deal with each pile that shows more cards than the deal's layout cut down to the cards
@@ -425,6 +480,13 @@ class Tracker:
         if legal:  # nothing changed (as far as the readings tell)
             self._suspect = None
             self._lost = False
+            read_now = self._read_now(model, min(legal, key=lambda item: (item[0], item[1]))[2])
+            if read_now is not None:  # a card left unread at the deal is read: the model learns it
+                return [
+                    self._adopt(
+                        t, model, read_now, read_now, evidence, _change_confidence(model, read_now, evidence, 1)
+                    )
+                ]
             # settled at once after a change; on a table that shows none, only after ``patience`` readings (a
             # change whose cards few readings have seen yet must not be left unread)
             self._settled = self._settled or self._impatient
@@ -490,6 +552,7 @@ class Tracker:
                 fanned=bool(fanned),
                 carry=bool(carry),
             )
+            seen = self._with_unread(model, seen)
             tries.setdefault(seen.key(), (seen, unseen))
         legal: list[tuple[int, int, Table, Explanation]] = []
         for seen, unseen in tries.values():
@@ -499,6 +562,28 @@ class Tracker:
             if _possible(_after(model, explanation, seen, self.partial)):
                 legal.append((unseen, len(explanation.moves) or 99, seen, explanation))
         return tries, legal
+
+    def _with_unread(self, model: Table, seen: Table) -> Table:
+        """``seen`` with the unknown top card of each pile left unread at the deal (``_unread``) where no reading
+        saw a card on it: a camera reading cannot list a card it could not read."""
+        blank = [p for p in self._unread if not face_up(seen, p) and tuple(face_up(model, p)) == (UNKNOWN,)]
+        if not blank:
+            return seen
+        piles = [[*seen.codes(p), *([UNKNOWN] if p in blank else [])] for p in seen.pile_ids]
+        downs = [seen.face_down_count(p) for p in seen.pile_ids]
+        return Table(seen.game, piles, downs, stage=seen.stage)
+
+    def _read_now(self, model: Table, seen: Table) -> Table | None:
+        """The model with the cards ``seen`` reads on piles left unread at the deal, if it reads any (else None);
+        those piles are no longer unread."""
+        revealed, found = reveal(model, seen, self.partial)
+        learnt = {pile for pile, _, _ in found if pile in self._unread}
+        if not learnt:
+            return None
+        self._unread -= learnt
+        keep = [list(revealed.codes(p)) if p in learnt else list(model.codes(p)) for p in model.pile_ids]
+        downs = [model.face_down_count(p) for p in model.pile_ids]
+        return Table(model.game, keep, downs, passes=model.passes, waste_played=model.waste_played, stage=model.stage)
 
     def _mistake(
         self,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,6 +28,8 @@ class Reading:
     labels: tuple[Label, ...] = ()
     cards: CardConfidences = field(default_factory=dict)
     """The confidence of each card read: (pile, card code) -> confidence; ``confidence`` is the least of them."""
+    backs: Mapping[str, int] | None = None
+    """Face-down cards seen per pile (a squared packet: 1); None when the reader does not look for backs."""
 
 
 Reader = Callable[[Image], Reading]
@@ -104,7 +106,7 @@ def watch(
             reading, gated_read = reader(frame.image), True
         summary.recognised += gated_read
         summary.read += reading.table is not None
-        events = tracker.observe(frame.t, reading.table, reading.confidence, reading.cards or None)
+        events = tracker.observe(frame.t, reading.table, reading.confidence, reading.cards or None, reading.backs)
         if gate is not None and gated_read:
             accepted = reading.table is not None and tracker.still_key() == reading.table.key()
             gate.read_once(accepted, tracker.vote_key())

@@ -11,6 +11,7 @@ import pytest
 from cadogan.session import SessionLog, SessionLogError, read_session
 from cadogan.tracker import EventKind, Tracker
 from engine.autoplay import greedy_playout
+from engine.cards import UNKNOWN
 from engine.games import find_game
 from engine.moves import Move
 from engine.table import Stage, Table
@@ -303,6 +304,72 @@ def test_partial_reading_of_a_misdeal_says_which_column() -> None:
     assert events[1][0] is EventKind.MISDEAL
     assert "column 4 shows 2 face-up cards, the deal shows 1" in events[1][1]
     assert "column 5 shows 0 face-up cards, the deal shows 1" in events[1][1]
+
+
+def _blank_deal(game: str, blank: str) -> tuple[Table, Table]:
+    """A deal as the camera reads it (face-up cards only), and the same reading with ``blank``'s cards unread."""
+    view = camera_view(Table.dealt(find_game(game), 3))
+    piles = [[] if p == blank else list(view.codes(p)) for p in view.pile_ids]
+    return view, Table(view.game, piles, [0] * len(piles))
+
+
+def _backs(table: Table, **overrides: int) -> dict[str, int]:
+    """The backs a camera sees on each cascade of a correct deal (its face-down cards), with ``overrides``."""
+    sizes = table.game.deal_sizes()
+    return {**{p: sizes[p][0] for p in table.pile_ids if p.startswith("t")}, **overrides}
+
+
+def feed_with_backs(tracker: Tracker, frames: list[Table], backs: dict[str, int]) -> list[tuple[EventKind, str]]:
+    return [(e.kind, e.text) for n, f in enumerate(frames) for e in tracker.observe(n / 30, f, 0.95, None, backs)]
+
+
+@pytest.mark.parametrize(
+    ("game", "blank", "name"),
+    [("klondike", "t5", "column 5"), ("klondike", "t1", "column 1"), ("canfield", "t2", "column 2")],
+)
+def test_a_pile_read_blank_at_the_deal_whose_card_may_be_unread_is_asked_about_not_called_a_misdeal(
+    game: str, blank: str, name: str
+) -> None:
+    # a camera reader that sees the backs: column 5's four backs show, so its top card is there, unread;
+    # column 1 (Klondike) and Canfield's columns hold no back, so nothing tells an unread card from none
+    view, unread = _blank_deal(game, blank)
+    tracker = Tracker(partial=True)
+    events = feed_with_backs(tracker, [unread] * 6, _backs(view))
+    assert EventKind.MISDEAL not in [k for k, _ in events]
+    assert (
+        EventKind.UNCLEAR,
+        f"I cannot read the card on {name}: the deal puts one there (if it is missing, deal it)",
+    ) in events
+    assert tracker.model is not None
+    assert tracker.model.codes(blank)[-1] == UNKNOWN
+    # once a reading names the card, the model learns it: no move, no alarm
+    events = feed_with_backs(tracker, [view] * 6, _backs(view))
+    assert [k for k, _ in events] == [EventKind.STILL]
+    assert tracker.model.codes(blank)[-1] == view.codes(blank)[-1]
+
+
+def test_a_cascade_that_shows_neither_a_card_nor_a_back_at_the_deal_is_dealt_short() -> None:
+    view, unread = _blank_deal("klondike", "t5")
+    events = feed_with_backs(Tracker(partial=True), [unread] * 6, _backs(view, t5=0))
+    assert events[1][0] is EventKind.MISDEAL
+    assert "column 5 shows 0 face-up cards, the deal shows 1" in events[1][1]
+
+
+def test_a_card_unread_at_the_deal_does_not_stop_the_game_being_followed() -> None:
+    deal = Table.dealt(find_game("klondike"), 3)
+    view, unread = _blank_deal("klondike", "t5")
+    tracker = Tracker(partial=True)
+    feed_with_backs(tracker, [unread] * 6, _backs(view))
+    deal.stage = Stage.PLAY
+    move = next(m for m in deal.generate_moves() if "t5" not in (m.src, m.dst))
+    deal.push(move)
+    after = camera_view(deal)
+    moved = Table(after.game, [[] if p == "t5" else list(after.codes(p)) for p in after.pile_ids], [0] * 13)
+    backs = _backs(view)
+    events = tracker.observe(1.0, None) + [
+        e for n in range(6) for e in tracker.observe(2 + n, moved, 0.95, None, backs)
+    ]
+    assert [e.moves for e in events if e.kind is not EventKind.STILL] == [(str(move),)]
 
 
 def test_an_illegal_move_and_a_legal_one_read_as_one_change_are_both_named() -> None:
