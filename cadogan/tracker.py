@@ -66,7 +66,7 @@ from engine.reference import reference_is_legal
 from engine.rules import Role
 from engine.status import Problem, problems
 from engine.table import Outcome, Stage, Table
-from engine.verify import Explanation, agrees, explain, reveal, table_after, why_illegal
+from engine.verify import Explanation, agrees, explain, reveal, table_after, why_illegal, with_card
 
 T = TypeVar("T")
 
@@ -460,6 +460,8 @@ class Tracker:
         model = self.model
         assert model is not None
         tries, legal = self._legal(model, evidence)
+        if self._unread and not any(item[3].moves for item in legal):
+            legal += self._onto_unread(model, tries)
         if not legal and self._impatient and evidence.per_card and self.sure_legal:
             # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
             # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
@@ -564,14 +566,54 @@ class Tracker:
         return tries, legal
 
     def _with_unread(self, model: Table, seen: Table) -> Table:
-        """``seen`` with the unknown top card of each pile left unread at the deal (``_unread``) where no reading
-        saw a card on it: a camera reading cannot list a card it could not read."""
-        blank = [p for p in self._unread if not face_up(seen, p) and tuple(face_up(model, p)) == (UNKNOWN,)]
+        """``seen`` with the unknown card of each pile left unread at the deal (``_unread``) put back at the
+        bottom of what was seen there, where the readings saw no card on that pile or only cards the model holds
+        (cards put on it since): a camera reading cannot list a card it could not read."""
+        known = {code for pile in model.pile_ids for code in model.codes(pile)} - {UNKNOWN}
+        blank = [
+            p
+            for p in self._unread
+            if face_up(model, p)[:1] == (UNKNOWN,) and (not face_up(seen, p) or face_up(seen, p)[0] in known)
+        ]
         if not blank:
             return seen
-        piles = [[*seen.codes(p), *([UNKNOWN] if p in blank else [])] for p in seen.pile_ids]
+        piles = [
+            [*seen.codes(p)[: seen.face_down_count(p)], *([UNKNOWN] if p in blank else []), *face_up(seen, p)]
+            for p in seen.pile_ids
+        ]
         downs = [seen.face_down_count(p) for p in seen.pile_ids]
         return Table(seen.game, piles, downs, stage=seen.stage)
+
+    def _onto_unread(
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
+    ) -> list[tuple[int, int, Table, Explanation]]:
+        """Legal explanations of the vote in which cards were put on a pile's card left unread at the deal. The
+        engine cannot judge a move onto an unknown card, so each card the unread one may be (one the model has
+        nowhere, on which a card of the model may legally go there) is put in its place in turn; the change is
+        legal when one of them explains it, and the card stays unknown (the explanation is said of the model)."""
+        found: list[tuple[int, int, Table, Explanation]] = []
+        for pile in sorted(self._unread):
+            if face_up(model, pile) != (UNKNOWN,):
+                continue
+            index = len(model.codes(pile)) - 1
+            fits = []
+            for code in range(len(CARDS)):
+                guess = with_card(model, pile, index, code)
+                if _possible(guess) and any(move.dst == pile for move in guess.generate_moves()):
+                    fits.append(guess)
+            for seen, unseen in tries.values():
+                if not face_up(seen, pile)[1:]:
+                    continue  # nothing was put on it
+                for guess in fits:
+                    explanation = explain(guess, seen, self.max_moves, self.partial)
+                    if explanation is None or not explanation.legal or not explanation.moves:
+                        continue
+                    if not _possible(_after(model, explanation, seen, self.partial)):
+                        continue
+                    said = _moves_event(0.0, model, explanation.moves, 1.0).sentences
+                    found.append((unseen, len(explanation.moves), seen, Explanation(explanation.moves, True, said)))
+                    break
+        return found
 
     def _read_now(self, model: Table, seen: Table) -> Table | None:
         """The model with the cards ``seen`` reads on piles left unread at the deal, if it reads any (else None);
@@ -917,6 +959,8 @@ def _mixed(
     for first in model.generate_moves():
         before = table_after(model, (first,))
         for move in illegal_moves(before):
+            if move == Move(first.dst, first.src, first.count):
+                continue  # a move and its undo change nothing: no change to accuse anyone of
             if agrees(table_after(before, (move,)), seen, partial):
                 return (first,), move, ()
     return None

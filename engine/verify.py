@@ -161,7 +161,7 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
         # A card the table already holds as often as the game's packs allow cannot be turned up again
         # (an earlier move of the same sequence may have taken it): no child with a duplicate card.
         grown = [
-            _with_card(c, pile, index, code) for c in children for code in options if _copies(c, code) < c.game.packs
+            with_card(c, pile, index, code) for c in children for code in options if _copies(c, code) < c.game.packs
         ]
         children = grown or children
     return children
@@ -171,7 +171,8 @@ def _copies(table: Table, code: int) -> int:
     return sum(table.codes(pile).count(code) for pile in table.pile_ids)
 
 
-def _with_card(table: Table, pile: str, index: int, code: int) -> Table:
+def with_card(table: Table, pile: str, index: int, code: int) -> Table:
+    """A copy of ``table`` with the card at ``index`` of ``pile`` (bottom first) replaced by ``code``."""
     piles = [list(table.codes(p)) for p in table.pile_ids]
     piles[table.pile_ids.index(pile)][index] = code
     return Table(

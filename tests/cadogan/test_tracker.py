@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from cadogan.session import SessionLog, SessionLogError, read_session
-from cadogan.tracker import EventKind, Tracker
+from cadogan.tracker import EventKind, Tracker, _mixed, _view
 from engine.autoplay import greedy_playout
 from engine.cards import UNKNOWN
+from engine.formats import read_table
 from engine.games import find_game
 from engine.moves import Move
 from engine.table import Stage, Table
@@ -425,3 +426,35 @@ def test_a_misdeal_resting_on_a_card_never_read_surely_is_not_announced() -> Non
     doubtful = run(0.5)
     assert EventKind.MISDEAL not in doubtful
     assert EventKind.UNCLEAR in doubtful, "the player is asked to hold still instead"
+
+
+def test_a_legal_move_and_its_undo_are_never_offered_as_an_illegal_change() -> None:
+    # measured on c-misdeal-1: "move the 10 of diamonds onto the jack of spades", then "the top card of the
+    # waste was not read" for the 10 put back, announced for a table that had not changed
+    piles = {"w": ["??", "??", "10D"], "r": ["??"] * 12 + ["4S"], "f1": ["8S"], "t1": ["JH"], "t2": ["8H", "7S"]}
+    model, _ = read_table({"game": "canfield", "stage": "play", "piles": {**piles, "t3": ["4C"], "t4": ["JS"]}})
+    view = _view(model, partial=True)
+    assert _mixed(model, view, 3, partial=True) is None
+
+
+def test_a_card_put_on_a_card_left_unread_at_the_deal_is_a_legal_move_and_the_card_stays_unknown() -> None:
+    # c-legal-1 (kde_penguins, Canfield seed 3): column 2's card is never read; the player puts column 4's ace
+    # on it and fills the space from the stock of thirteen. The engine cannot judge a move onto an unknown
+    # card: before, the change was unexplained and later ones were taken for illegal moves
+    deal = Table.dealt(find_game("canfield"), 3)
+    view, unread = _blank_deal("canfield", "t2")
+    tracker = Tracker(partial=True)
+    feed_with_backs(tracker, [unread] * 6, {})
+    deal.stage = Stage.PLAY
+    for move in (Move("t4", "t2"), Move("r", "t4")):
+        assert move in deal.generate_moves()
+        deal.push(move)
+    after = camera_view(deal)
+    moved = Table(
+        after.game, [list(after.codes(p)[-1:] if p == "t2" else after.codes(p)) for p in after.pile_ids], [0] * 11
+    )
+    events = tracker.observe(1.0, None) + [e for n in range(6) for e in tracker.observe(2 + n, moved, 0.95, None, {})]
+    assert [(e.kind, e.moves) for e in events if e.kind is not EventKind.STILL] == [(EventKind.MOVE, ("t4>t2", "r>t4"))]
+    assert tracker.model is not None
+    assert tracker.model.codes("t2") == (UNKNOWN, view.codes("t4")[-1])
+    assert "onto column 2" in next(e.text for e in events if e.kind is EventKind.MOVE)  # not the guessed card's name
