@@ -43,7 +43,9 @@ game under way (``LOST``: nothing before it is checked, nobody accused). An accu
 card, or an empty pile, that the readings did not see as the model has it, on a pile where the readings saw
 a card the change does not put there, on a reading with fewer known cards in place than moved, on a card
 whose pile ``2 * patience`` readings in a row read empty (it may have left unseen), nor, in a game taken up
-midway, on a foundation (what lies under its top card is a guess).
+midway, on a foundation (what lies under its top card is a guess) or on a card the moved cards were put on that
+is not confirmed (a card off its cascade's build, an 8 read on a 5, is never confirmed there: in a game played
+by the rules it is a misreading).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ from cadogan.vote import Evidence as Evidence
 from cadogan.vote import cards_seen_on, completed, face_up, in_sight, realigned, voted
 from engine.cards import CARDS, UNKNOWN
 from engine.moves import Move
-from engine.reference import reference_is_legal
+from engine.reference import builds_on, reference_is_legal
 from engine.rules import Role
 from engine.status import Problem, problems
 from engine.table import Outcome, Stage, Table
@@ -692,6 +694,13 @@ class Tracker:
         moved = [card for p in after.pile_ids for card in face_up(after, p) if places.get(card, p) != p]
         if any(card not in self._confirmed for card in moved):
             sure_cap = 0.0  # the model had this card there on weak evidence: no accusation can rest on it
+        landed_on = [
+            face_up(model, p)[-1]
+            for p in touched
+            if face_up(model, p) and face_up(after, p)[: len(face_up(model, p))] == face_up(model, p)
+        ]
+        if self._midway and any(card != UNKNOWN and card not in self._confirmed for card in landed_on):
+            sure_cap = 0.0  # nor, in a game taken up midway, on an unconfirmed card the moved cards were put on
         if any(not face_up(model, p) and p not in self._seen_empty for p in touched):
             sure_cap = 0.0  # nor on a pile the model has empty that was never read empty
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
@@ -834,9 +843,13 @@ class Tracker:
         only doubtfully: it must not back an accusation)."""
         assert self.model is not None
         for pile in self.model.pile_ids:
-            for card in face_up(self.model, pile):
+            up = face_up(self.model, pile)
+            cascade = self.model.game.pile(pile).role is Role.TABLEAU
+            for k, card in enumerate(up):
                 if card == UNKNOWN or evidence.support(card, pile) < min(self.seen_in, self.votes):
                     continue
+                if self._midway and cascade and k > 0 and not builds_on(self.model, pile, up[k - 1], card):
+                    continue  # a game taken up midway: a card off its cascade's build is likely misread
                 if evidence.best_card(card, pile) >= self.new_card:
                     self._confirmed.add(card)
             empty = sum(1 for size in evidence.raw_sizes[pile] if size == 0)

@@ -33,6 +33,12 @@ def _fits(rule: PileRule, below: int, above: int) -> bool:
     return ok
 
 
+def builds_on(table: Table, pile: str, below: int, above: int) -> bool:
+    """May ``above`` be built on ``below`` on ``pile`` by the pile's rule record (hooks aside)? False for an
+    unknown card."""
+    return _fits(table.game.pile(pile).rule, below, above)
+
+
 def _in_sequence(rule: PileRule, cards: tuple[int, ...]) -> bool:
     return all(_fits(rule, a, b) for a, b in pairwise(cards))
 

@@ -458,3 +458,18 @@ def test_a_card_put_on_a_card_left_unread_at_the_deal_is_a_legal_move_and_the_ca
     assert tracker.model is not None
     assert tracker.model.codes("t2") == (UNKNOWN, view.codes("t4")[-1])
     assert "onto column 2" in next(e.text for e in events if e.kind is EventKind.MOVE)  # not the guessed card's name
+
+
+@pytest.mark.parametrize(("under", "accused"), [("9C", True), ("5C", False)])
+def test_in_a_game_taken_up_midway_no_accusation_rests_on_a_card_off_its_cascades_build(
+    under: str, accused: bool
+) -> None:
+    # k-illegal-1 (kde_ancient_egyptians): the deal went by unread, the table was taken up with an 8 of hearts
+    # misread on column 7's 5 of clubs, and the 4 of hearts put legally on the 5 was announced as "red 4 on red 8".
+    # A face-up run of a game played by the rules builds down; an 8 on a 5 is a misreading, not a place to accuse
+    before = camera_view(make_table("klondike", {"t1": "KS", "t2": "QD", "t3": "7S", "t7": f"{under} 8H", "w": "4H"}))
+    after = camera_view(make_table("klondike", {"t1": "KS", "t2": "QD", "t3": "7S", "t7": f"{under} 8H 4H"}))
+    tracker = Tracker(partial=True)
+    events = feed(tracker, [before] * 3 + [None] + [before] * 6 + [None] + [after] * 8)
+    assert (EventKind.UNCLEAR, "I could not read the deal clearly: I follow the game from here") in events
+    assert ((EventKind.ILLEGAL, "red 4 on red 8 is not allowed: colours must alternate") in events) is accused
