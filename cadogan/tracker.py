@@ -392,7 +392,7 @@ class Tracker:
             cascade = game.pile(pile).role is Role.TABLEAU and sizes[pile][0] > 0
             if cascade and sum(1 for b in looked if b.get(pile, 0) > 0) < self.seen_in:
                 kept.append((pile, text))  # neither a card nor a back: the pile is empty
-            else:
+            elif pile not in unread:  # the engine's own problem of an unknown top card names the pile again
                 unread.append(pile)
         return kept, unread
 
