@@ -562,6 +562,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000, help="unseen: first seed (1000 = test bench; choose on others)")
     ap.add_argument("--box-scale", type=float, help="grow the detector's index boxes by this (Recogniser.box_scale)")
     ap.add_argument("--min-class-score", type=float, help="least classifier probability kept (Recogniser)")
+    ap.add_argument("--nested", type=float, help="share of a box inside a surer one that drops it (Recogniser)")
     ap.add_argument("--worst-dir", type=Path, help="write the worst photos / scenes with the reads drawn here")
     ap.add_argument(
         "--decks",
@@ -580,6 +581,8 @@ def main() -> None:
         rec = replace(rec, box_scale=a.box_scale)
     if a.min_class_score is not None:
         rec = replace(rec, min_class_score=a.min_class_score)
+    if a.nested is not None:
+        rec = replace(rec, nested=a.nested)
     if a.only in (None, "crops") and REAL.exists():
         print("real crops:", bench_crops(rec), flush=True)
     if a.only in (None, "real") and REAL.exists():

@@ -950,6 +950,9 @@ def _mixed(
     """An illegal move of face-up cards together with legal moves before or after it (the still table
     between them was not read), when that explains ``seen``: (legal moves before, the illegal move, legal
     moves after). Only moves that put a card that shows on top of a pile in ``seen`` there are tried."""
+    direct = explain(model, seen, max_moves, partial)
+    if direct is not None and direct.legal:
+        return None  # legal moves alone explain it: a detour through an illegal move accuses nobody
     tops = {seen.codes(p)[-1]: p for p in seen.pile_ids if seen.codes(p) and seen.codes(p)[-1] != UNKNOWN}
 
     def illegal_moves(table: Table) -> list[Move]:

@@ -54,6 +54,9 @@ class Recogniser:
     # the detector's index boxes grown by this about their centres (models before session 5 drew new decks'
     # indices small; today's: median 0.88 of the true side on unseen-deck renders); chosen with min_class_score
     box_scale: float = 1.0
+    # A read whose box lies mostly inside a surer one's is the same index read twice (a box on the rank alone
+    # inside one on rank and suit, read as another suit of the same rank); 1 or more keeps both.
+    nested: float = 0.5  # chosen on the selection seed (models/MODEL_CARD.md, session 10)
     # An enrolled deck (``cadogan calibrate deck``): its prototypes name the indices (see vision/deckmatch.py).
     deck: DeckProfile | None = None
     deck_weight: float = 1.0  # the classifier's say next to the prototypes: probs ** weight x prototype match
@@ -186,15 +189,19 @@ def classify_boxes(frame: U8, boxes: F32, rec: Recogniser) -> F32:
     return probs
 
 
-def _nms(boxes: F32, score: F32, iou: float) -> npt.NDArray[np.int64]:
-    """Greedy non-maximum suppression, best first: the indices kept. All pairs' overlaps at once (float32, the
-    same arithmetic as one pair at a time), then one pass in score order."""
+def _nms(boxes: F32, score: F32, iou: float, nested: float = 2.0) -> npt.NDArray[np.int64]:
+    """Greedy non-maximum suppression, best first: the indices kept. A box goes when it overlaps a better one by
+    more than ``iou``, or when more than ``nested`` of the smaller box lies inside the other (1 or more: never).
+    All pairs' overlaps at once (float32, the same arithmetic as one pair at a time), then one pass in score
+    order."""
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     a, b = boxes[:, None], boxes[None, :]
     ix = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
     iy = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
     inter = ix * iy
     over = inter / (area[:, None] + area[None, :] - inter + 1e-6) > iou
+    if nested < 1.0:
+        over |= inter / (np.minimum(area[:, None], area[None, :]) + 1e-6) > nested
     keep: list[int] = []
     suppressed = np.zeros(len(boxes), bool)
     for i in np.argsort(-score).tolist():
@@ -250,4 +257,4 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
             "second_score": probs[np.arange(len(best)), order[:, 1]],
         },
     )[keep]
-    return Detections.merge([dets[_nms(dets.boxes, dets.confidence, 0.4)], backs])
+    return Detections.merge([dets[_nms(dets.boxes, dets.confidence, 0.4, rec.nested)], backs])

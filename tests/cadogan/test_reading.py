@@ -11,7 +11,7 @@ from vision.recognise import load_recogniser, recognise
 from vision.synth import RenderOptions, render_scene
 
 
-@pytest.mark.parametrize(("deck", "seed"), [("kde_penguins", 32), ("kde_nicu_white", 33)])
+@pytest.mark.parametrize(("deck", "seed"), [("kde_penguins", 34), ("kde_nicu_white", 33)])
 def test_a_reading_of_a_fresh_deal_counts_the_backs_of_each_column(deck: str, seed: int) -> None:
     # the tracker tells a column whose top card was not read from one dealt short by these counts
     deal = Table.dealt(find_game("klondike"), seed)
@@ -24,6 +24,6 @@ def test_a_reading_of_a_fresh_deal_counts_the_backs_of_each_column(deck: str, se
     columns = [f"t{k}" for k in range(1, 8)]
     assert reading.backs.get("t1", 0) == 0  # column 1 is dealt face up alone
     counts = {p: (reading.backs.get(p, 0), deal.face_down_count(p)) for p in columns}
-    # every column's backs seen, within one of the truth (kde_penguins: columns 4-7's tops are not read at all
+    # every column's backs seen, within one of the truth (kde_penguins: columns 4 and 6 show no card read at all
     # in this frame, so only the backs tell that they hold cards)
     assert all(seen > 0 and abs(seen - true) <= 1 for seen, true in counts.values() if true > 0), counts

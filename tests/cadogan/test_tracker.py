@@ -474,3 +474,12 @@ def test_in_a_game_taken_up_midway_no_accusation_rests_on_a_card_off_its_cascade
     events = feed(tracker, [before] * 3 + [None] + [before] * 6 + [None] + [after] * 8)
     assert (EventKind.UNCLEAR, "I could not read the deal clearly: I follow the game from here") in events
     assert ((EventKind.ILLEGAL, "red 4 on red 8 is not allowed: colours must alternate") in events) is accused
+
+
+def test_a_legal_move_is_never_explained_as_a_detour_through_an_illegal_one() -> None:
+    # k-misdeal-2 with session 10's models: the 10 of spades put on the jack of diamonds was announced as "onto
+    # the jack of hearts, then taken off it alone" (the 1914 rules move a run whole), found in the vote of the
+    # cards read sure, where no legal move had been looked for
+    model = make_table("klondike", {"t1": "JD", "t4": "JH", "t6": "KS", "t7": "5c 10S", "s": "2c 3c"})
+    seen = _view(make_table("klondike", {"t1": "JD 10S", "t4": "JH", "t6": "KS", "t7": "5C", "s": "2c 3c"}), True)
+    assert _mixed(model, seen, 3, partial=True) is None

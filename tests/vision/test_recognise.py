@@ -246,3 +246,24 @@ def test_nms_keeps_what_one_pair_at_a_time_keeps(count: int, iou: float, seed: i
     assert got.dtype == np.int64
     np.testing.assert_array_equal(got, _nms_one_pair_at_a_time(boxes, score, iou))
     assert len(got) < count or count <= 1
+
+
+@pytest.mark.parametrize(
+    ("nested", "kept"),
+    [(2.0, [0, 1, 2]), (0.9, [0, 1, 2]), (0.5, [0, 2])],
+)
+def test_nms_drops_a_box_mostly_inside_a_surer_one_when_asked(nested: float, kept: list[int]) -> None:
+    # measured on kde_nicu_white: the rank alone boxed inside the box of rank and suit (IoU 0.39, under the
+    # NMS threshold), read as another suit of the same rank: two cards where one lies
+    from vision.recognise import _nms
+
+    boxes = np.array(
+        [
+            [1011, 310, 1042, 367],  # rank and suit, the surer read
+            [1014, 303, 1036, 344],  # the rank alone: 0.83 of it inside the first, IoU 0.39
+            [1011, 360, 1042, 417],  # the next card of the fan: overlaps a little
+        ],
+        np.float32,
+    )
+    score = np.array([0.88, 0.64, 0.8], np.float32)
+    assert sorted(_nms(boxes, score, 0.4, nested).tolist()) == kept
