@@ -181,7 +181,10 @@ def realigned(
     here = hits(0)
     shift = max((-2, -1, 1, 2), key=hits)
     if hits(shift) < max(3, 2 * here, here + 3):
-        return _column_put_back(model, reading, cards, known) if partial else (reading, cards)
+        if not partial:
+            return reading, cards
+        reading, cards = _column_put_back(model, reading, cards, known)
+        return _foundation_put_back(model, reading, cards, known)
     piles: dict[str, list[int]] = {pile: [] for pile in ids}
     moved: dict[tuple[str, int], float] = {}
     for pile in ids:
@@ -217,6 +220,35 @@ def _column_put_back(
             if homes.count(home) >= 2 and all(where == home for where in homes):
                 moves[pile] = home
                 break
+    if not moves:
+        return reading, cards
+    for pile, home in moves.items():
+        piles[home], piles[pile] = piles[pile], []
+    table = Table(model.game, [piles[p] for p in ids], [0] * len(ids), passes=reading.passes, stage=reading.stage)
+    if cards is None:
+        return table, None
+    return table, {(moves.get(where, where), card): conf for (where, card), conf in cards.items()}
+
+
+def _foundation_put_back(
+    model: Table, reading: Table, cards: CardConfidences | None, known: dict[int, str]
+) -> tuple[Table, CardConfidences | None]:
+    """``reading`` with a foundation's cards put back on the foundation the model has them on, when the reader
+    saw that one empty and its cards on a foundation the model has empty. Moving a foundation onto an empty one
+    is no move a player makes (the foundations are alike), a row of foundations read one place over is
+    (measured: the demo with session 10's models, its ace of hearts read on foundation 2 and announced as
+    "cards may not be taken from foundation 1")."""
+    ids = list(model.pile_ids)
+    foundations = [p for p in ids if model.game.pile(p).role is Role.FOUNDATION]
+    piles = {pile: list(face_up(reading, pile)) for pile in ids}
+    moves: dict[str, str] = {}
+    for pile in foundations:
+        if model.codes(pile) or not piles[pile]:
+            continue
+        homes = {known[card] for card in piles[pile] if card in known}
+        home = homes.pop() if len(homes) == 1 else None
+        if home in foundations and home != pile and not piles[home] and home not in moves.values():
+            moves[pile] = home
     if not moves:
         return reading, cards
     for pile, home in moves.items():

@@ -393,3 +393,24 @@ def test_a_move_hidden_by_a_card_misread_in_every_frame_below_the_sure_confidenc
         moves = [e.moves for e in events if e.kind is EventKind.MOVE]
         assert (moves == [("t1>t7",)]) is followed
         assert EventKind.ILLEGAL not in kinds(events)
+
+
+@pytest.mark.parametrize(
+    ("read", "put_back"),
+    [
+        ({"f2": "AH"}, {"f1": "AH"}),  # the foundations' row read one place over: the ace goes back home
+        ({"f1": "AH", "f2": "AC"}, {"f1": "AH", "f2": "AC"}),  # a new ace on an empty foundation: a move
+        ({"f3": "AH"}, {"f1": "AH"}),  # two places over: the foundations are alike, it is no move either
+    ],
+)
+def test_a_foundation_read_on_a_foundation_the_model_has_empty_is_put_back(
+    read: dict[str, str], put_back: dict[str, str]
+) -> None:
+    # the demo with session 10's models: its ace of hearts read on foundation 2 was announced as "cards may not
+    # be taken from foundation 1"; moving a foundation onto an empty one is no move a player makes
+    columns = {"t1": "KS", "t2": "QD", "t3": "2H", "t4": "7C"}
+    model = camera_view(make_table("klondike", {**columns, "f1": "AH"}))
+    reading = camera_view(make_table("klondike", {**columns, **read}))
+    table, _ = realigned(model, reading, None, partial=True)
+    for pile in ("f1", "f2", "f3", "f4"):
+        assert table.codes(pile) == tuple(parse_code(c) for c in put_back.get(pile, "").split())
