@@ -362,9 +362,8 @@ class Tracker:
         events = [Event(EventKind.STILL, t, "the table is still", table=seen, confidence=sure, cards=cards)]
         if found:
             events.append(Event(EventKind.MISDEAL, t, "; ".join(text for _, text in found), confidence=sure))
-        for pile in unread:
-            name = seen.game.pile(pile).name
-            text = f"I cannot read the card on {name}: the deal puts one there (if it is missing, deal it)"
+        if unread:  # one sentence for all of them: it is spoken
+            text = _unread_sentence([seen.game.pile(p).name for p in unread])
             events.append(Event(EventKind.UNCLEAR, t, text, confidence=0.0))
         return events
 
@@ -912,6 +911,14 @@ def _view(model: Table, partial: bool) -> Table:
         return model.copy()
     piles = [list(face_up(model, p)) for p in model.pile_ids]
     return Table(model.game, piles, [0] * len(piles), stage=model.stage)
+
+
+def _unread_sentence(names: list[str]) -> str:
+    """What the player is told of piles whose card the camera could not read at the deal."""
+    if len(names) == 1:
+        return f"I cannot read the card on {names[0]}: the deal puts one there (if it is missing, deal it)"
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    return f"I cannot read the cards on {listed}: the deal puts one on each (if one is missing, deal it)"
 
 
 def _one_pile(problem: Problem) -> str | None:

@@ -483,3 +483,13 @@ def test_a_legal_move_is_never_explained_as_a_detour_through_an_illegal_one() ->
     model = make_table("klondike", {"t1": "JD", "t4": "JH", "t6": "KS", "t7": "5c 10S", "s": "2c 3c"})
     seen = _view(make_table("klondike", {"t1": "JD 10S", "t4": "JH", "t6": "KS", "t7": "5C", "s": "2c 3c"}), True)
     assert _mixed(model, seen, 3, partial=True) is None
+
+
+def test_piles_left_unread_at_the_deal_are_asked_about_in_one_sentence() -> None:
+    view = camera_view(Table.dealt(find_game("klondike"), 3))
+    blank = Table(view.game, [[] if p in ("t5", "t6") else list(view.codes(p)) for p in view.pile_ids], [0] * 13)
+    events = feed_with_backs(Tracker(partial=True), [blank] * 6, _backs(view))
+    said = [text for kind, text in events if kind is EventKind.UNCLEAR]
+    assert said == [
+        "I cannot read the cards on column 5 and column 6: the deal puts one on each (if one is missing, deal it)"
+    ]
