@@ -180,10 +180,10 @@ class Tracker:
     k-illegal-3, whose jack moved by a missed illegal move was accused of a later move from the column it had
     left; it also drops a late accusation of a move that was right, on the stress reader's c-illegal-1)."""
     _empty_run: dict[str, int] = field(default_factory=dict)
+    """Per pile, readings in a row that named no card there."""
     _unread: set[str] = field(default_factory=set)
     """Piles read blank at the deal that the deal puts a card on and the camera could not tell from unread ones
     (see ``_unread_at_deal``): the model holds an unknown card there until a reading names it."""
-    """Per pile, readings in a row that named no card there."""
     leave_out_new: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
     it places that the model has nowhere (a phantom read sure enough, in most frames)."""
@@ -383,11 +383,9 @@ class Tracker:
         kept: list[tuple[str | None, str]] = []
         unread: list[str] = []
         for pile, text in found:
-            blank = pile is not None and not face_up(seen, pile) and sizes[pile][1] > 0
-            if not blank:
+            if pile is None or face_up(seen, pile) or sizes[pile][1] == 0:  # not a blank pile the deal fills
                 kept.append((pile, text))
                 continue
-            assert pile is not None
             cascade = game.pile(pile).role is Role.TABLEAU and sizes[pile][0] > 0
             if cascade and sum(1 for b in looked if b.get(pile, 0) > 0) < self.seen_in:
                 kept.append((pile, text))  # neither a card nor a back: the pile is empty
@@ -570,6 +568,8 @@ class Tracker:
         """``seen`` with the unknown card of each pile left unread at the deal (``_unread``) put back at the
         bottom of what was seen there, where the readings saw no card on that pile or only cards the model holds
         (cards put on it since): a camera reading cannot list a card it could not read."""
+        if not self._unread:
+            return seen
         known = {code for pile in model.pile_ids for code in model.codes(pile)} - {UNKNOWN}
         blank = [
             p
@@ -596,15 +596,13 @@ class Tracker:
         for pile in sorted(self._unread):
             if face_up(model, pile) != (UNKNOWN,):
                 continue
+            covered = [(seen, unseen) for seen, unseen in tries.values() if face_up(seen, pile)[1:]]
+            if not covered:
+                continue  # nothing was put on it (as on every reading of a table that did not change)
             index = len(model.codes(pile)) - 1
-            fits = []
-            for code in range(len(CARDS)):
-                guess = with_card(model, pile, index, code)
-                if _possible(guess) and any(move.dst == pile for move in guess.generate_moves()):
-                    fits.append(guess)
-            for seen, unseen in tries.values():
-                if not face_up(seen, pile)[1:]:
-                    continue  # nothing was put on it
+            guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
+            fits = [g for g in guesses if _possible(g) and any(move.dst == pile for move in g.generate_moves())]
+            for seen, unseen in covered:
                 for guess in fits:
                     explanation = explain(guess, seen, self.max_moves, self.partial)
                     if explanation is None or not explanation.legal or not explanation.moves:
@@ -619,14 +617,15 @@ class Tracker:
     def _read_now(self, model: Table, seen: Table) -> Table | None:
         """The model with the cards ``seen`` reads on piles left unread at the deal, if it reads any (else None);
         those piles are no longer unread."""
-        revealed, found = reveal(model, seen, self.partial)
-        learnt = {pile for pile, _, _ in found if pile in self._unread}
-        if not learnt:
+        found = [
+            (pile, index, code) for pile, index, code in reveal(model, seen, self.partial)[1] if pile in self._unread
+        ]
+        if not found:
             return None
-        self._unread -= learnt
-        keep = [list(revealed.codes(p)) if p in learnt else list(model.codes(p)) for p in model.pile_ids]
-        downs = [model.face_down_count(p) for p in model.pile_ids]
-        return Table(model.game, keep, downs, passes=model.passes, waste_played=model.waste_played, stage=model.stage)
+        for pile, index, code in found:
+            model = with_card(model, pile, index, code)
+            self._unread.discard(pile)
+        return model
 
     def _mistake(
         self,

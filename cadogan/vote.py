@@ -220,14 +220,7 @@ def _column_put_back(
             if homes.count(home) >= 2 and all(where == home for where in homes):
                 moves[pile] = home
                 break
-    if not moves:
-        return reading, cards
-    for pile, home in moves.items():
-        piles[home], piles[pile] = piles[pile], []
-    table = Table(model.game, [piles[p] for p in ids], [0] * len(ids), passes=reading.passes, stage=reading.stage)
-    if cards is None:
-        return table, None
-    return table, {(moves.get(where, where), card): conf for (where, card), conf in cards.items()}
+    return _piles_moved(model, reading, cards, piles, moves)
 
 
 def _foundation_put_back(
@@ -249,10 +242,22 @@ def _foundation_put_back(
         home = homes.pop() if len(homes) == 1 else None
         if home in foundations and home != pile and not piles[home] and home not in moves.values():
             moves[pile] = home
+    return _piles_moved(model, reading, cards, piles, moves)
+
+
+def _piles_moved(
+    model: Table,
+    reading: Table,
+    cards: CardConfidences | None,
+    piles: dict[str, list[int]],
+    moves: dict[str, str],
+) -> tuple[Table, CardConfidences | None]:
+    """``reading`` (its face-up cards per pile: ``piles``) with each pile of ``moves`` put on its home pile."""
     if not moves:
         return reading, cards
     for pile, home in moves.items():
         piles[home], piles[pile] = piles[pile], []
+    ids = model.pile_ids
     table = Table(model.game, [piles[p] for p in ids], [0] * len(ids), passes=reading.passes, stage=reading.stage)
     if cards is None:
         return table, None
