@@ -139,6 +139,8 @@ class Tracker:
     """Per reading in ``_recent``, the face-down cards it saw per pile (None: the reader does not look for backs)."""
     _known: dict[tuple[int, str], float] = field(default_factory=dict)
     """The last still table's cards: (card, pile) -> the confidence logged for it."""
+    _best_read: dict[tuple[int, str], float] = field(default_factory=dict)
+    """(card, pile) -> the highest confidence of its own any reading of a still table named the card there with."""
     _ended: bool = False
     _last_unclear: tuple[str, float] | None = None
     _settled: bool = False
@@ -184,6 +186,10 @@ class Tracker:
     _unread: set[str] = field(default_factory=set)
     """Piles read blank at the deal that the deal puts a card on and the camera could not tell from unread ones
     (see ``_unread_at_deal``): the model holds an unknown card there until a reading names it."""
+    doubt_weak_reads: bool = True
+    """When no legal move explains the vote, a column's top card that cards were put on and that no reading named
+    with ``sure_card`` confidence is tried as an unknown card (``_onto_doubted``): a misread repeated in every
+    frame would otherwise turn the legal move onto it into an unexplained change."""
     leave_out_new: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
     it places that the model has nowhere (a phantom read sure enough, in most frames)."""
@@ -461,6 +467,11 @@ class Tracker:
         tries, legal = self._legal(model, evidence)
         if self._unread and not any(item[3].moves for item in legal):
             legal += self._onto_unread(model, tries)
+        doubted = None
+        if self.doubt_weak_reads and not legal and evidence.per_card:  # (a table read unchanged: no move onto it)
+            doubted = self._onto_doubted(model, tries)
+            if doubted is not None:
+                legal += doubted[2]
         if not legal and self._impatient and evidence.per_card and self.sure_legal:
             # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
             # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
@@ -470,6 +481,8 @@ class Tracker:
         moving = [item for item in legal if item[3].moves]
         if moving:
             _, _, seen, explanation = min(moving, key=lambda item: (item[0], item[1]))
+            if doubted is not None:  # only its explanations move: the weakly read card is unknown from now on
+                model = doubted[0]
             after = _after(model, explanation, seen, self.partial)
             doubt = _doubtful(model, after, evidence, self.partial)
             doubt = doubt or _new_tops_unsure(model, after, evidence, self.votes)
@@ -477,6 +490,10 @@ class Tracker:
                 self._settled = False
                 return []  # it leans on a card no reading saw where it puts it: more readings first
             self._suspect = None
+            if doubted is not None:
+                self._confirmed.difference_update(face_up(self.model, doubted[1])[-1:] if self.model else ())
+                self.model = model
+                self._unread.add(doubted[1])
             return self._accept(t, evidence, seen, explanation)
         if legal:  # nothing changed (as far as the readings tell)
             self._suspect = None
@@ -597,22 +614,58 @@ class Tracker:
             if face_up(model, pile) != (UNKNOWN,):
                 continue
             covered = [(seen, unseen) for seen, unseen in tries.values() if face_up(seen, pile)[1:]]
-            if not covered:
-                continue  # nothing was put on it (as on every reading of a table that did not change)
-            index = len(model.codes(pile)) - 1
-            guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
-            fits = [g for g in guesses if _possible(g) and any(move.dst == pile for move in g.generate_moves())]
-            for seen, unseen in covered:
-                for guess in fits:
-                    explanation = explain(guess, seen, self.max_moves, self.partial)
-                    if explanation is None or not explanation.legal or not explanation.moves:
-                        continue
-                    if not _possible(_after(model, explanation, seen, self.partial)):
-                        continue
-                    said = _moves_event(0.0, model, explanation.moves, 1.0).sentences
-                    found.append((unseen, len(explanation.moves), seen, Explanation(explanation.moves, True, said)))
-                    break
+            found += self._guessed(model, pile, covered)
         return found
+
+    def _guessed(
+        self, model: Table, pile: str, covered: list[tuple[Table, int]]
+    ) -> list[tuple[int, int, Table, Explanation]]:
+        """The legal explanations of the tables ``covered`` (cards put on ``pile``'s top card, which the model
+        holds unknown) with each card the unknown one may be in its place (see ``_onto_unread``)."""
+        if not covered:
+            return []  # nothing was put on it (as on every reading of a table that did not change)
+        found: list[tuple[int, int, Table, Explanation]] = []
+        index = len(model.codes(pile)) - 1
+        guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
+        fits = [g for g in guesses if _possible(g) and any(move.dst == pile for move in g.generate_moves())]
+        for seen, unseen in covered:
+            for guess in fits:
+                explanation = explain(guess, seen, self.max_moves, self.partial)
+                if explanation is None or not explanation.legal or not explanation.moves:
+                    continue
+                if not _possible(_after(model, explanation, seen, self.partial)):
+                    continue
+                said = _moves_event(0.0, model, explanation.moves, 1.0).sentences
+                found.append((unseen, len(explanation.moves), seen, Explanation(explanation.moves, True, said)))
+                break
+        return found
+
+    def _onto_doubted(
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
+    ) -> tuple[Table, str, list[tuple[int, int, Table, Explanation]]] | None:
+        """When no legal move explains the vote and cards were put on a column's top card that no reading named
+        with ``sure_card`` confidence: the legal explanations with that card unknown (a card misread alike in
+        every frame, such as a 2 of hearts read as the ace at 0.64, would make the legal move onto it look
+        illegal and lose the game). Returns the model with the card unknown, the pile, and the explanations;
+        None if no weakly read card explains the change."""
+        for pile in model.pile_ids:
+            up = face_up(model, pile)
+            if model.game.pile(pile).role is not Role.TABLEAU or not up or up[-1] == UNKNOWN or pile in self._unread:
+                continue
+            if self._best_read.get((up[-1], pile), 0.0) >= self.sure_card:
+                continue
+            blank = with_card(model, pile, len(model.codes(pile)) - 1, UNKNOWN)
+            covered: dict[tuple[object, ...], tuple[Table, int]] = {}
+            for seen, unseen in tries.values():
+                seen_up = face_up(seen, pile)
+                if len(seen_up) <= len(up) or seen_up[: len(up)] != up:
+                    continue  # nothing put on the card (or the readings disagree with the model under it)
+                hidden = with_card(seen, pile, seen.face_down_count(pile) + len(up) - 1, UNKNOWN)
+                covered.setdefault(hidden.key(), (hidden, unseen))
+            found = self._guessed(blank, pile, list(covered.values()))
+            if found:
+                return blank, pile, found
+        return None
 
     def _read_now(self, model: Table, seen: Table) -> Table | None:
         """The model with the cards ``seen`` reads on piles left unread at the deal, if it reads any (else None);
@@ -821,6 +874,8 @@ class Tracker:
                     continue
                 if evidence.support(card, pile) > 0:
                     sure = evidence.card_confidence(card, pile)
+                    best = max(self._best_read.get((card, pile), 0.0), evidence.best_card(card, pile))
+                    self._best_read[(card, pile)] = best
                 else:
                     sure = self._known.get((card, pile), 0.0)
                 known[(card, pile)] = sure
