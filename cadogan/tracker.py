@@ -852,7 +852,7 @@ class Tracker:
         say the table is still."""
         self._moved(model, after)
         self._lost, self._lost_tables = False, 0
-        self.model, _ = reveal(after, seen, self.partial)
+        self.model = _revealed_once(after, seen, self.partial)
         self._cache.clear()
         self._slow.clear()
         self._settled = True
@@ -1049,6 +1049,20 @@ def _after(model: Table, explanation: Explanation, seen: Table, partial: bool) -
     for move in explanation.moves:
         after.push(move)
     return reveal(after, seen, partial)[0]
+
+
+def _revealed_once(model: Table, seen: Table, partial: bool) -> Table:
+    """``model`` with the cards ``seen`` reads where it did not know them (``reveal``), but never a card into a
+    second place: a misread the model cannot hold (a card it has elsewhere) leaves that place unknown."""
+    table, found = reveal(model, seen, partial)
+    if _possible(table):
+        return table
+    held = Counter(code for pile in model.pile_ids for code in model.codes(pile) if code != UNKNOWN)
+    for pile, index, code in found:
+        if held[code] < model.game.packs:
+            held[code] += 1
+            model = with_card(model, pile, index, code)
+    return model
 
 
 def _possible(table: Table) -> bool:

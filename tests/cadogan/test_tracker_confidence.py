@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from cadogan.tracker import LOST, Event, EventKind, Tracker, _start_from_sighting
+from cadogan.tracker import LOST, Event, EventKind, Tracker, _revealed_once, _start_from_sighting
 from cadogan.verdict import EntryKind, from_events
 from cadogan.vote import CardConfidences, Evidence, realigned
 from engine.cards import CARDS, UNKNOWN, parse_code
@@ -449,3 +449,13 @@ def test_a_card_put_on_a_column_card_read_weakly_in_every_frame_is_judged_with_t
     if said is EventKind.MOVE:
         assert tracker.model.codes("t1") == (UNKNOWN, parse_code("AS"))  # the weak read is not kept
         assert "onto column 1" in told[0].text
+
+
+def test_a_card_read_where_the_model_knew_nothing_is_never_put_in_a_second_place() -> None:
+    # c-illegal-1: a misread waste (3S 3C read twice over) was filled into the unknown waste cards of the model,
+    # which then held two threes of spades; the card the model has elsewhere is left unknown instead
+    model = make_table("klondike", {"w": "?? ??", "t1": "3S", "t2": "9D"})
+    seen = make_table("klondike", {"w": "3S 4H", "t1": "3S", "t2": "9D"})
+    after = _revealed_once(model, seen, partial=False)
+    assert after.codes("w") == (UNKNOWN, parse_code("4H"))
+    assert after.codes("t1") == (parse_code("3S"),)
