@@ -1,7 +1,8 @@
 """Play Klondike draw 3 seeing only what the camera sees, one hint per move: the companion's win rate.
 
 Run: .venv/bin/python -m bench.hidden_play --deals 300 --budget 1.0 (what ``cadogan hint`` gives by default;
-``--nodes N`` for a budget in solver nodes, ``--record FILE`` to keep each game's moves)
+``--nodes N`` for a budget in solver nodes, ``--record FILE`` to keep each game's moves, ``--jobs N`` to play
+N deals side by side on N cores; CPU seconds are each deal's own, summed over the processes)
 Each move is the hint for the table with every face-down card unknown until it has been seen face up once
 (a companion remembers the stock cards it has watched turn over, and the stock keeps its order from pass to
 pass); the real table then makes that move. The hint gets the game's earlier positions, so it does not move
@@ -18,6 +19,8 @@ import json
 import math
 import time
 from collections import Counter
+from collections.abc import Iterator
+from multiprocessing import Pool
 
 from engine.cards import UNKNOWN
 from engine.games import find_game
@@ -79,6 +82,24 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def _deal(job: tuple[str, int, int, int]) -> tuple[int, str, int, list[str], float]:
+    """One deal played (a worker's job): seed, ending, moves made, the moves, CPU seconds."""
+    game, seed, nodes, max_moves = job
+    start = time.process_time()
+    made_moves: list[str] = []
+    ending, made = play(game, seed, nodes, max_moves, made_moves)
+    return seed, ending, made, made_moves, time.process_time() - start
+
+
+def _played(jobs: list[tuple[str, int, int, int]], workers: int) -> Iterator[tuple[int, str, int, list[str], float]]:
+    """The deals' results in seed order, played ``workers`` at a time (in this process when 1)."""
+    if workers <= 1:
+        yield from map(_deal, jobs)
+        return
+    with Pool(workers) as pool:
+        yield from pool.imap(_deal, jobs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="klondike/draw3")
@@ -88,29 +109,31 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, help="hint budget in solver nodes (instead of --budget)")
     parser.add_argument("--max-moves", type=int, default=400)
     parser.add_argument("--record", metavar="FILE", help="append one JSON line a deal: seed, ending, moves")
+    parser.add_argument("--jobs", type=int, default=1, help="deals played side by side (processes)")
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     nodes = args.nodes if args.nodes else nodes_for_seconds(args.budget)
     wins = 0
     moves = 0
+    cpu = 0.0
     endings: Counter[str] = Counter()
-    start = time.process_time()
-    for n, seed in enumerate(range(args.first, args.first + args.deals), start=1):
-        made_moves: list[str] = []
-        ending, made = play(args.game, seed, nodes, args.max_moves, made_moves)
+    jobs = [(args.game, seed, nodes, args.max_moves) for seed in range(args.first, args.first + args.deals)]
+    for n, (seed, ending, made, made_moves, seconds) in enumerate(_played(jobs, args.jobs), start=1):
         if args.record:
             with open(args.record, "a", encoding="utf-8") as out:
                 out.write(json.dumps({"seed": seed, "ending": ending, "moves": made_moves}) + "\n")
         endings[ending] += 1
         wins += ending == "won"
         moves += made
+        cpu += seconds
         low, high = wilson(wins, n)
         print(
             f"deal {seed}: {ending} after {made} moves"
-            f"  ({wins}/{n} = {wins / n:.1%}, 95% {low:.1%}-{high:.1%}, {time.process_time() - start:.0f} s CPU)",
+            f"  ({wins}/{n} = {wins / n:.1%}, 95% {low:.1%}-{high:.1%}, {cpu:.0f} s CPU)",
             flush=True,
         )
     low, high = wilson(wins, args.deals)
-    cpu = time.process_time() - start
     print(f"{args.game}: won {wins} of {args.deals} = {wins / max(1, args.deals):.1%} (95% {low:.1%}-{high:.1%}),")
     print(
         f"hint budget {nodes} nodes a move; {moves} moves, {cpu:.0f} s CPU in all,"

@@ -83,3 +83,15 @@ def test_stock_cards_once_seen_stay_known_after_the_redeal() -> None:
     assert UNKNOWN not in view.codes("s")
     assert view.codes("s") == table.codes("s")
     assert UNKNOWN in view.codes("t7")  # face-down tableau cards never seen stay unknown
+
+
+def test_hidden_play_gives_the_same_games_side_by_side_as_one_after_another() -> None:
+    # ``--jobs`` must only change how fast the figure comes, not the figure: each deal's hints are seeded by it
+    from bench.hidden_play import _played
+
+    jobs = [("klondike/draw3", seed, 300, 15) for seed in (3, 4, 5)]
+    alone = [result[:4] for result in _played(jobs, 1)]
+    side_by_side = [result[:4] for result in _played(jobs, 2)]
+    assert [seed for seed, *_ in side_by_side] == [3, 4, 5]
+    assert side_by_side == alone
+    assert all(len(moves) == made for _, _, made, moves in alone)
