@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial as bind
@@ -416,13 +416,30 @@ class Tracker:
                 ranked = sorted(
                     up, key=lambda c: (evidence.support(c, pile), evidence.best_card(c, pile)), reverse=True
                 )
-                if any(evidence.best_card(card, pile) >= self.sure_card for card in ranked[want:]):
+                if any(
+                    evidence.best_card(card, pile) >= self.sure_card or self._steady_under(evidence, pile, card, up)
+                    for card in ranked[want:]
+                ):
                     return None
                 up = [card for card in up if card in ranked[:want]]
             piles.append(up)
         trimmed = Table(seen.game, piles, [0] * len(piles))
         model, notes = _deal_from_sighting(trimmed)
         return trimmed if not notes and not problems(model) else None
+
+    def _steady_under(self, evidence: Evidence, pile: str, card: int, up: Sequence[int]) -> bool:
+        """A card of a cascade read below ``sure_card`` that may still show a misdeal: read there by all readings
+        of the still table but one, with ``new_card`` confidence at least once, under another card of the pile
+        and of another rank than the card on it (k-misdeal-2's extra 4 of diamonds under the 9 of hearts, read
+        at 0.55-0.61 in every frame). A repeating misread lies elsewhere: a court card's picture below the
+        pile's top index, the rank of an index boxed twice beside the whole index (same rank)."""
+        if evidence.game.pile(pile).role is not Role.TABLEAU or card not in up[:-1]:
+            return False
+        over = up[up.index(card) + 1]
+        if over == UNKNOWN or CARDS[over].rank == CARDS[card].rank:
+            return False
+        steady = evidence.support(card, pile) >= max(self.votes, evidence.n - 1)
+        return steady and evidence.best_card(card, pile) >= self.new_card
 
     def _misdeal_confidence(self, evidence: Evidence, seen: Table, found: list[tuple[str | None, str]]) -> float:
         """How sure the readings are of every problem found: a pile that shows too many cards, by those cards'
@@ -446,8 +463,13 @@ class Tracker:
                         return 0.0  # a card missing from a few readings is a card not read, not yet a misdeal
                     sure = min(sure, 1.0 - math.prod(math.sqrt(1.0 - c) for c in short) * math.sqrt(1.0 - max(short)))
                     continue
+            up = face_up(seen, pile) if pile is not None else ()
             for card, place in cards:
-                if evidence.support(card, place) < self.votes or evidence.best_card(card, place) < self.sure_card:
+                if evidence.support(card, place) < self.votes:
+                    return 0.0
+                if evidence.best_card(card, place) < self.sure_card and not self._steady_under(
+                    evidence, place, card, up
+                ):
                     return 0.0
                 sure = min(sure, evidence.confidence(card, place))
         return sure

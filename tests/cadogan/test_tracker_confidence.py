@@ -459,3 +459,34 @@ def test_a_card_read_where_the_model_knew_nothing_is_never_put_in_a_second_place
     after = _revealed_once(model, seen, partial=False)
     assert after.codes("w") == (UNKNOWN, parse_code("4H"))
     assert after.codes("t1") == (parse_code("3S"),)
+
+
+@pytest.mark.parametrize(
+    ("extra", "under", "misdeal"),
+    [
+        ("stock", True, True),  # k-misdeal-2: the extra card under column 2's top, read at 0.58 in every frame
+        ("stock", False, False),  # read below the top card's index: a court card's picture is read there
+        ("same rank", True, False),  # the top index's rank boxed alone beside the whole index
+    ],
+)
+def test_a_misdeal_rests_on_a_card_read_steadily_under_a_cascade_top_though_below_sure(
+    extra: str, under: bool, misdeal: bool
+) -> None:
+    table = Table.dealt(find_game("klondike"), 10)
+    view = camera_view(table)
+    top = view.codes("t2")[-1]
+    if extra == "stock":
+        card = table.codes("s")[-1]
+    else:
+        card = next(c for c in range(52) if CARDS[c].rank == CARDS[top].rank and c != top)
+    piles = [list(view.codes(p)) for p in view.pile_ids]
+    column = piles[view.pile_ids.index("t2")]
+    column[:] = [card, top] if under else [top, card]
+    if extra == "stock":
+        piles[view.pile_ids.index("s")] = []  # (the camera reads no stock card; the extra one came from it)
+    read = Table(view.game, piles, [0] * len(piles))
+    own = confidences(read, 0.9, **{str(CARDS[card]): 0.58})
+    events = observe(Tracker(partial=True), [(read, own)] * 8)
+    assert (EventKind.MISDEAL in kinds(events)) is misdeal
+    if misdeal:
+        assert "column 2 shows 2 face-up cards" in next(e.text for e in events if e.kind is EventKind.MISDEAL)
