@@ -693,7 +693,9 @@ class Tracker:
         """The model with the cards ``seen`` reads on piles left unread at the deal, if it reads any (else None);
         those piles are no longer unread."""
         found = [
-            (pile, index, code) for pile, index, code in reveal(model, seen, self.partial)[1] if pile in self._unread
+            (pile, index, code)
+            for pile, index, code in reveal(model, seen, self.partial)[1]
+            if pile in self._unread and self._may_lie_under(model, pile, index, code)
         ]
         if not found:
             return None
@@ -701,6 +703,16 @@ class Tracker:
             model = with_card(model, pile, index, code)
             self._unread.discard(pile)
         return model
+
+    @staticmethod
+    def _may_lie_under(model: Table, pile: str, index: int, code: int) -> bool:
+        """May the unknown card at ``index`` of ``pile`` be ``code``, given the card the model has on it? A card
+        put there was judged legal onto the unknown one (``_guessed``): a reading that names it as a card the
+        moved one cannot go on (a 2 of hearts read as the 3 under an ace) is a misread."""
+        codes = model.codes(pile)
+        if index + 1 >= len(codes) or codes[index + 1] == UNKNOWN:
+            return True
+        return builds_on(model, pile, code, codes[index + 1])
 
     def _mistake(
         self,

@@ -490,3 +490,11 @@ def test_a_misdeal_rests_on_a_card_read_steadily_under_a_cascade_top_though_belo
     assert (EventKind.MISDEAL in kinds(events)) is misdeal
     if misdeal:
         assert "column 2 shows 2 face-up cards" in next(e.text for e in events if e.kind is EventKind.MISDEAL)
+
+
+@pytest.mark.parametrize(("name", "may"), [("2H", True), ("2D", True), ("3H", False), ("2S", False)])
+def test_a_card_read_under_one_judged_legal_onto_it_must_be_one_it_may_go_on(name: str, may: bool) -> None:
+    # the ace of spades went onto column 1's unknown card by a legal move: a 3 of hearts read there is a misread
+    model = make_table("canfield", {"t1": "?? AS"})
+    assert Tracker._may_lie_under(model, "t1", 0, parse_code(name)) is may
+    assert Tracker._may_lie_under(model, "t1", 1, parse_code(name))  # nothing on the top card
