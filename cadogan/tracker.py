@@ -491,7 +491,7 @@ class Tracker:
             legal += self._onto_unread(model, tries)
         doubted = None
         if self.doubt_weak_reads and not legal and evidence.per_card:  # (a table read unchanged: no move onto it)
-            doubted = self._onto_doubted(model, tries)
+            doubted = self._searched(("doubted", tuple(tries)), bind(self._onto_doubted, model, tries))
             if doubted is not None:
                 legal += doubted[2]
         if not legal and self._impatient and evidence.per_card and self.sure_legal:
@@ -503,18 +503,18 @@ class Tracker:
         moving = [item for item in legal if item[3].moves]
         if moving:
             _, _, seen, explanation = min(moving, key=lambda item: (item[0], item[1]))
-            if doubted is not None:  # only its explanations move: the weakly read card is unknown from now on
-                model = doubted[0]
-            after = _after(model, explanation, seen, self.partial)
-            doubt = _doubtful(model, after, evidence, self.partial)
-            doubt = doubt or _new_tops_unsure(model, after, evidence, self.votes)
+            # only the doubted explanations move when there are any: the weakly read card is unknown from now on
+            base = doubted[0] if doubted is not None else model
+            after = _after(base, explanation, seen, self.partial)
+            doubt = _doubtful(base, after, evidence, self.partial)
+            doubt = doubt or _new_tops_unsure(base, after, evidence, self.votes)
             if doubt and not self._impatient:
                 self._settled = False
                 return []  # it leans on a card no reading saw where it puts it: more readings first
             self._suspect = None
             if doubted is not None:
-                self._confirmed.difference_update(face_up(self.model, doubted[1])[-1:] if self.model else ())
-                self.model = model
+                self._confirmed.discard(face_up(model, doubted[1])[-1])
+                self.model = base
                 self._unread.add(doubted[1])
             return self._accept(t, evidence, seen, explanation)
         if legal:  # nothing changed (as far as the readings tell)
@@ -676,7 +676,6 @@ class Tracker:
                 continue
             if self._best_read.get((up[-1], pile), 0.0) >= self.sure_card:
                 continue
-            blank = with_card(model, pile, len(model.codes(pile)) - 1, UNKNOWN)
             covered: dict[tuple[object, ...], tuple[Table, int]] = {}
             for seen, unseen in tries.values():
                 seen_up = face_up(seen, pile)
@@ -684,6 +683,9 @@ class Tracker:
                     continue  # nothing put on the card (or the readings disagree with the model under it)
                 hidden = with_card(seen, pile, seen.face_down_count(pile) + len(up) - 1, UNKNOWN)
                 covered.setdefault(hidden.key(), (hidden, unseen))
+            if not covered:
+                continue
+            blank = with_card(model, pile, len(model.codes(pile)) - 1, UNKNOWN)
             found = self._guessed(blank, pile, list(covered.values()))
             if found:
                 return blank, pile, found
@@ -919,7 +921,10 @@ class Tracker:
         return out
 
     def _once(self, kind: str, seen: Table, search: Callable[[], T]) -> T:
-        key = (kind, seen.key())
+        return self._searched((kind, seen.key()), search)
+
+    def _searched(self, key: tuple[str, tuple[object, ...]], search: Callable[[], T]) -> T:
+        """``search()``, made once per ``key`` until the model changes (``_slow``)."""
         if key not in self._slow:
             self._slow[key] = search()
         return cast(T, self._slow[key])
