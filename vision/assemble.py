@@ -200,7 +200,10 @@ def _physical(faces: Detections, card_h: float) -> list[tuple[str, list[int]]]:
                 used |= {i, j}
                 out.append((name, [i, j]))
         out.extend((name, [i]) for i in idx if i not in used)
-    return _misread_corners(out, centres, faces.confidence, offset)
+    # with no card read twice, the usual deck's offset (as ``_levelled``'s): a photo with every second index
+    # misread has the most to gain (k-illegal-1: a 6S's turned corner read as 9H, a second card on it)
+    usual = np.array([0.75 * CARD_ASPECT * card_h, 0.62 * card_h])
+    return _misread_corners(out, centres, faces.confidence, usual if offset is None else offset)
 
 
 def _misread_corners(
@@ -793,15 +796,37 @@ def _level_line(xs: _F, ys: _F, card_h: float) -> tuple[float, float]:
     return best
 
 
-def _clusters(u: _F, card_h: float) -> list[list[int]]:
-    """Indices of ``u`` (heights above the line) grouped into rows: sorted, cut where they jump by half a card."""
-    order = np.argsort(u)
+def _clusters(u: _F, card_h: float, weight: _F | None = None) -> list[list[int]]:
+    """Indices of ``u`` (heights above the line) grouped into rows: sorted, cut where they jump by half a card.
+
+    With ``weight`` (per head, 1 for a sure read), the rows are cut on the sure heads alone and each doubtful one
+    joins the row it lies within half a card of (the nearer), else a row of its own: a doubtful read between two
+    rows (a card's bottom index misread as another card) must not join them into one (k-illegal-1: a phantom
+    queen halfway between the waste and the cascades' backs made the whole layout one row, every pile one over)."""
+    sure = np.ones(len(u), bool) if weight is None else weight >= 1.0
+    if not sure.any():
+        sure[:] = True
+    order = [int(k) for k in np.argsort(u, kind="stable")]
     out: list[list[int]] = []
     for k in order:
+        if not sure[k]:
+            continue
         if out and u[k] - u[out[-1][-1]] < 0.5 * card_h:
-            out[-1].append(int(k))
+            out[-1].append(k)
         else:
-            out.append([int(k)])
+            out.append([k])
+    for k in order:
+        if sure[k]:
+            continue
+        gaps = [max(min(u[c]) - u[k], u[k] - max(u[c]), 0.0) for c in out]
+        near = int(np.argmin(gaps))
+        if gaps[near] < 0.5 * card_h:
+            out[near].append(k)
+        else:
+            out.append([k])
+    for c in out:
+        c.sort(key=lambda k: (u[k], k))
+    out.sort(key=lambda c: u[c[0]])
     return out
 
 
@@ -849,61 +874,72 @@ def _fit_layout(
     hx, hy = xs[heads], ys[heads]
     a, b = _level_line(hx, hy, card_h)
     u = hy - (a * hx + b)
-    clusters = _clusters(u, card_h)
     n_rows = 1 + max(s.row for s in layout.values())
     fans = {s.row for s in layout.values() if s.style == FAN_DOWN}
     fan_row = max(fans) if fans else None
-    # a row's line: the middle of its heads; the cascades' row, its top heads (a cascade whose backs were not seen
-    # starts lower)
-    middle = [float(np.median(u[c])) for c in clusters]
-    top = [float(np.percentile(u[c], 25)) for c in clusters]
-
-    def lines(rowmap: tuple[int, ...]) -> list[float]:
-        return [t if r == fan_row else m for r, m, t in zip(rowmap, middle, top, strict=True)]
-
     best: _Fit | None = None
     memo: dict[tuple[object, ...], tuple[_F, ...]] = {}
-    maps = _row_maps([len(c) for c in clusters], n_rows, fan_row)
-    # the 6 maps of least spacing cost plus strays (ties in map order); a map's cost is at least its strays, so
-    # maps are costed by strays, fewest first, until 6 cost less than any map left could
-    strays = [sum(r < 0 for r in m) for m in maps]
-    costs: dict[int, float] = {}
-    for n_stray in sorted(set(strays)):
-        if sum(c < n_stray for c in costs.values()) >= 6:
-            break
-        costs.update(
-            {k: _spacing_cost(maps[k], lines(maps[k]), card_h) + n_stray for k, n in enumerate(strays) if n == n_stray}
-        )
-    ranked = [maps[k] for k in sorted(costs, key=lambda k: (costs[k], k))[:6]]
     top_weight = max(1.0, _DEALT_WEIGHT)
-    for rowmap in ranked:
-        line = lines(rowmap)
-        cost = _spacing_cost(rowmap, line, card_h) + sum(
-            float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r < 0
-        )
-        # a map's score is at most every head on a row scoring its most on a slot (``_row_scores``: weight times
-        # at most 1; no lean, nothing misplaced) less its cost: a map that cannot beat the best is not fitted
-        bound = top_weight * sum(float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r >= 0) - cost
-        if _cannot_win(bound, floor, None if best is None else best.score):
-            continue
-        rows_of_head = np.full(len(heads), -1)
-        for c, r in zip(clusters, rowmap, strict=True):
-            rows_of_head[c] = r
-        row_u: dict[int, float] = {}
-        for k, r in enumerate(rowmap):
-            if r >= 0 and r not in row_u:
-                row_u[r] = line[k]
-        score, grid = _fit_grid(hx, hw, rows_of_head, is_back[heads], row_u, setting, memo)
-        score -= cost
-        score -= _misplaced(
-            hx, u, hw, rows_of_head, is_back[heads], row_u, replace(grid, line=(0.0, 0.0)), layout, card_h
-        )
-        if best is None or score > best.score + 1e-6:
-            rows = [-1] * len(xs)
-            for k, i in enumerate(heads):
-                rows[i] = int(rows_of_head[k])
-            best = _Fit(score, rows, replace(grid, line=(a, b)), row_u)
+    # the rows cut on every head, and on the sure heads alone (a doubtful read between two rows, a card's bottom
+    # index misread, must not join them into one; one inside a row fills its gaps): the better fit decides
+    splits = [_clusters(u, card_h)]
+    if (on_sure := _clusters(u, card_h, hw)) != splits[0]:
+        splits.append(on_sure)
+    for clusters in splits:
+        # a row's line: the middle of its heads; the cascades' row, its top heads (a cascade whose backs were not
+        # seen starts lower)
+        middle = [float(np.median(u[c])) for c in clusters]
+        top = [float(np.percentile(u[c], 25)) for c in clusters]
+        maps = _row_maps([len(c) for c in clusters], n_rows, fan_row)
+        # the 6 maps of least spacing cost plus strays (ties in map order); a map's cost is at least its strays, so
+        # maps are costed by strays, fewest first, until 6 cost less than any map left could
+        strays = [sum(r < 0 for r in m) for m in maps]
+        costs: dict[int, float] = {}
+        for n_stray in sorted(set(strays)):
+            if sum(c < n_stray for c in costs.values()) >= 6:
+                break
+            costs.update(
+                {
+                    k: _spacing_cost(maps[k], _row_lines(maps[k], middle, top, fan_row), card_h) + n_stray
+                    for k, n in enumerate(strays)
+                    if n == n_stray
+                }
+            )
+        ranked = [maps[k] for k in sorted(costs, key=lambda k: (costs[k], k))[:6]]
+        for rowmap in ranked:
+            line = _row_lines(rowmap, middle, top, fan_row)
+            cost = _spacing_cost(rowmap, line, card_h) + sum(
+                float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r < 0
+            )
+            # a map's score is at most every head on a row scoring its most on a slot (``_row_scores``: weight times
+            # at most 1; no lean, nothing misplaced) less its cost: a map that cannot beat the best is not fitted
+            on_rows = sum(float(np.sum(hw[c])) for c, r in zip(clusters, rowmap, strict=True) if r >= 0)
+            bound = top_weight * on_rows - cost
+            if _cannot_win(bound, floor, None if best is None else best.score):
+                continue
+            rows_of_head = np.full(len(heads), -1)
+            for c, r in zip(clusters, rowmap, strict=True):
+                rows_of_head[c] = r
+            row_u: dict[int, float] = {}
+            for k, r in enumerate(rowmap):
+                if r >= 0 and r not in row_u:
+                    row_u[r] = line[k]
+            score, grid = _fit_grid(hx, hw, rows_of_head, is_back[heads], row_u, setting, memo)
+            score -= cost
+            score -= _misplaced(
+                hx, u, hw, rows_of_head, is_back[heads], row_u, replace(grid, line=(0.0, 0.0)), layout, card_h
+            )
+            if best is None or score > best.score + 1e-6:
+                rows = [-1] * len(xs)
+                for k, i in enumerate(heads):
+                    rows[i] = int(rows_of_head[k])
+                best = _Fit(score, rows, replace(grid, line=(a, b)), row_u)
     return best
+
+
+def _row_lines(rowmap: tuple[int, ...], middle: list[float], top: list[float], fan_row: int | None) -> list[float]:
+    """Each cluster's row line under ``rowmap``: the middle of its heads, for the cascades' row its top heads."""
+    return [t if r == fan_row else m for r, m, t in zip(rowmap, middle, top, strict=True)]
 
 
 def _cannot_win(bound: float, floor: float, best: float | None) -> bool:
@@ -931,16 +967,27 @@ def _misplaced(
     row; a cascade's first back seen (``back``: per head) lies less than a card below it, backs stacking tight (the
     demo: a lone foundation ace taken for the cascades' row line, their backs 1.1-1.3 card heights under it).
     ``u``: the heads' heights below the level line (the grid measured from there)."""
+    placed = np.flatnonzero(rows >= 0)
+
+    def near(j: int, k: int) -> bool:  # in one column, leaning with the perspective
+        return bool(abs(hx[j] - hx[k]) < 0.8 * CARD_ASPECT * card_h)
+
+    piles = {int(k): _nearest_pile(grid.column(float(hx[k]), float(u[k])), int(rows[k]), layout)[0] for k in placed}
     cost = 0.0
-    for k in np.flatnonzero(rows >= 0):
-        r = int(rows[k])
+    for k in placed:
+        r, pile = int(rows[k]), piles[int(k)]
         off = (u[k] - row_u[r]) / card_h
-        pile, _ = _nearest_pile(grid.column(float(hx[k]), float(u[k])), r, layout)
         if pile is None:
             continue
         if layout[pile].style != FAN_DOWN and abs(off) > 0.6:
             cost += float(hw[k])
-        elif layout[pile].style == FAN_DOWN and off > (_BACKS_DEEP if back[k] else 1.3):
+        elif (
+            layout[pile].style == FAN_DOWN
+            and off > (_BACKS_DEEP if back[k] else 1.3)
+            # a deep cascade's face-up card read below backs of its own pile continues them (k-illegal-1: six backs
+            # seen, the first face 1.5 card heights under the line, near the camera)
+            and (back[k] or not any(back[j] and piles[j] == pile and u[j] < u[k] and near(j, int(k)) for j in piles))
+        ):
             cost += 0.5 * float(hw[k])
     return cost
 
