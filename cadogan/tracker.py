@@ -840,8 +840,21 @@ class Tracker:
         out = set()
         for pile in after.pile_ids:
             up = face_up(after, pile)
-            for card, over in pairwise(up):
+            for k, (card, over) in enumerate(pairwise(up)):
                 if over in moved and card not in moved and card in self._confirmed and card not in evidence.seen:
+                    out.add((card, pile))
+                # deeper in a cascade the moved cards landed on, under the card they landed on (which the readings
+                # must see): its index shows, but a reader that misses it now cannot make the move's colours or
+                # ranks wrong (k-illegal-3: a queen under the jack a jack was put on, read in no reading)
+                landed = next((j for j in range(k + 1, len(up)) if up[j] in moved), None)
+                if (
+                    landed is not None
+                    and landed >= k + 2
+                    and all(c not in moved for c in up[k:landed])
+                    and up[landed - 1] in evidence.seen
+                    and card in self._confirmed
+                    and card not in evidence.seen
+                ):
                     out.add((card, pile))
         return frozenset(out)
 

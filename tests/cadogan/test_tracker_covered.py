@@ -189,3 +189,38 @@ def test_a_phantom_read_sure_in_every_frame_does_not_hide_a_legal_move(leave_out
     assert EventKind.ILLEGAL not in [e.kind for e in events]
     said = [m for e in events if e.kind is EventKind.MOVE for m in e.moves]
     assert said == (["s>w"] if leave_out_new else [])
+
+
+def _built_then_covered(seed: int) -> tuple[Table, Table, str, str]:
+    """A deal, a legal move of one column's card onto another's (that column now ends on two face-up cards),
+    and then column 1's card put on the moved one though it does not fit: the
+    table after the legal move, the camera's view after the illegal one, its notation and the card under the
+    one it landed on."""
+    table = Table.dealt(find_game("klondike"), seed)
+    table.stage = Stage.PLAY
+    legal = next(m for m in table.generate_moves() if m.src.startswith("t") and m.dst.startswith("t"))
+    table.push(legal)
+    column = legal.dst
+    under = table.codes(column)[-2]
+    mover = "t1"  # a column of one card: nothing is turned up after it leaves
+    assert mover not in (column, legal.src)
+    assert not any(m.src == mover and m.dst == column for m in table.generate_moves())
+    view = camera_view(table)
+    piles = [list(view.codes(p)) for p in view.pile_ids]
+    ids = list(view.pile_ids)
+    card = piles[ids.index(mover)].pop()
+    piles[ids.index(column)].append(card)
+    piles[ids.index(column)].remove(under)  # the card under the landed-on one is read in no reading
+    return table, Table(table.game, piles, [0] * len(piles)), f"{mover}>{column}", str(CARDS[under])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 16, 24])
+def test_a_card_deeper_under_the_card_a_move_landed_on_backs_the_accusation_unread(seed: int) -> None:
+    """A card put on the top of a column it does not fit; every reading then sees that column's top two cards
+    and not the card under them (k-illegal-3: a queen under the jack a jack was put on, read as QD at 0.4 now
+    and then). The hidden card was confirmed there and the card the move landed on is seen: it is announced."""
+    played, seen, illegal, under = _built_then_covered(seed)
+    deal = Table.dealt(find_game("klondike"), seed)
+    events = read_each(Tracker(partial=True), [camera_view(deal), camera_view(played), seen])
+    accused = [m for e in events if e.kind is EventKind.ILLEGAL for m in e.moves]
+    assert accused == [illegal], under
