@@ -56,7 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial as bind
-from itertools import combinations, pairwise
+from itertools import combinations
 from typing import TypeVar, cast
 
 from cadogan.vote import CardConfidences as CardConfidences
@@ -834,27 +834,20 @@ class Tracker:
         return events
 
     def _covered(self, after: Table, moved: list[int], evidence: Evidence) -> frozenset[tuple[int, str]]:
-        """(card, pile) of the cards of ``after`` that stay in place, confirmed there, right under a card the
-        change moved onto them, and that no reading of this still table saw at all: hidden by the moved card
-        (a card covered by one nobody moved, say one turned from the stock, must still be seen)."""
+        """(card, pile) of the cards of ``after`` that stay in place, confirmed there, under the cards the change
+        moved onto them (right under them, or deeper when the card they landed on is seen), and that no reading
+        of this still table saw at all: hidden by the moved card (a card covered by one nobody moved, say one
+        turned from the stock, must still be seen)."""
         out = set()
         for pile in after.pile_ids:
             up = face_up(after, pile)
-            for k, (card, over) in enumerate(pairwise(up)):
-                if over in moved and card not in moved and card in self._confirmed and card not in evidence.seen:
-                    out.add((card, pile))
-                # deeper in a cascade the moved cards landed on, under the card they landed on (which the readings
-                # must see): its index shows, but a reader that misses it now cannot make the move's colours or
-                # ranks wrong (k-illegal-3: a queen under the jack a jack was put on, read in no reading)
-                landed = next((j for j in range(k + 1, len(up)) if up[j] in moved), None)
-                if (
-                    landed is not None
-                    and landed >= k + 2
-                    and all(c not in moved for c in up[k:landed])
-                    and up[landed - 1] in evidence.seen
-                    and card in self._confirmed
-                    and card not in evidence.seen
-                ):
+            first = next((k for k, card in enumerate(up) if card in moved), 0)  # the moved cards lie on top
+            for k, card in enumerate(up[:first]):
+                # right under the moved cards; or deeper, under the card they landed on when the readings see that
+                # one: a reader that misses it now cannot make the move's colours or ranks wrong (k-illegal-3: a
+                # queen under the jack a jack was put on, read in no reading)
+                hidden = k == first - 1 or up[first - 1] in evidence.seen
+                if hidden and card in self._confirmed and card not in evidence.seen:
                     out.add((card, pile))
         return frozenset(out)
 

@@ -200,10 +200,15 @@ def _physical(faces: Detections, card_h: float) -> list[tuple[str, list[int]]]:
                 used |= {i, j}
                 out.append((name, [i, j]))
         out.extend((name, [i]) for i in idx if i not in used)
-    # with no card read twice, the usual deck's offset (as ``_levelled``'s): a photo with every second index
-    # misread has the most to gain (k-illegal-1: a 6S's turned corner read as 9H, a second card on it)
-    usual = np.array([0.75 * CARD_ASPECT * card_h, 0.62 * card_h])
+    # with no card read twice, the usual deck's offset: a photo with every second index misread has the most to
+    # gain (k-illegal-1: a 6S's turned corner read as 9H, a second card on it)
+    usual = _usual_corner_offset(CARD_ASPECT * card_h, card_h)
     return _misread_corners(out, centres, faces.confidence, usual if offset is None else offset)
+
+
+def _usual_corner_offset(card_w: float, card_h: float) -> npt.NDArray[np.float64]:
+    """The usual deck's offset (px) from a card's top-left index to its bottom-right one."""
+    return np.array([0.75 * card_w, 0.62 * card_h])
 
 
 def _misread_corners(
@@ -500,7 +505,7 @@ def _levelled(
     # per anchor, the offset from its card's top-left index to the bottom-right one: that of the nearest card
     # whose two indices were read (perspective makes it larger nearer the camera), else the usual deck's
     paired = np.array([i for i in range(n) if first[i].other is not None], dtype=np.int64)
-    diag = np.tile([0.75 * card_w, 0.62 * card_h], (len(xs), 1))
+    diag = np.tile(_usual_corner_offset(card_w, card_h), (len(xs), 1))
     if len(paired):
         offsets = np.array(turned)
         nearest = np.argmin(np.hypot(xs[:, None] - xs[paired][None, :], ys[:, None] - ys[paired][None, :]), axis=1)
