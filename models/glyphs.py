@@ -108,13 +108,15 @@ class Style:
 
     - ``flip``: rank and pip each turned 180 degrees in place: seen the other way up, the pip sits ABOVE an
       upright rank, as on decks whose bottom-right index is printed upright (kde_ancient_egyptians; never
-      6D / 9D, which would then look alike);
+      6D / 9D, which would then look alike; with ``spare_69`` no 6 or 9 of any suit: a turned 6 with its pip
+      turned too differs from a 9 seen the other way up only by the pip's way up, a few pixels at 20 px);
     - ``pixel``: rank and pip snapped to a coarse grid of 5-10 cells per rank height, no anti-aliasing, as in
       pixel-art decks (kde_penguins)."""
 
     flip: float = 0.0
     pixel: float = 0.0
     cells: tuple[float, float] = (6.0, 11.0)  # pixel-art: cells per rank height, drawn uniformly in this range
+    spare_69: bool = False  # flip: leave every 6 and 9 as it is (not only 6D / 9D)
 
     @property
     def tag(self) -> str:
@@ -122,7 +124,8 @@ class Style:
         if self == Style():
             return ""
         cells = "" if self.cells == Style().cells else f"c{self.cells[0]:g}-{self.cells[1]:g}"
-        return f"f{round(self.flip * 100)}p{round(self.pixel * 100)}{cells}-"
+        spare = "s69" if self.spare_69 else ""
+        return f"f{round(self.flip * 100)}p{round(self.pixel * 100)}{cells}{spare}-"
 
 
 def _pixelate(mask: U8, cell: float) -> U8:
@@ -141,7 +144,8 @@ def restyle(rank_mask: U8, pip: U8, card: int, style: Style, rng: np.random.Gene
         cell = rank_mask.shape[0] / rng.uniform(*style.cells)
         rank_mask, pip = _pixelate(rank_mask, cell), _pixelate(pip, cell)
     # (not 6D / 9D: a diamond looks the same both ways up, so a turned 6D is a 9D seen the other way up)
-    if style.flip and rng.random() < style.flip and NAMES[card] not in ("6D", "9D"):
+    spared = NAMES[card][0] in "69" if style.spare_69 else NAMES[card] in ("6D", "9D")
+    if style.flip and rng.random() < style.flip and not spared:
         rank_mask, pip = np.ascontiguousarray(rank_mask[::-1, ::-1]), np.ascontiguousarray(pip[::-1, ::-1])
     return rank_mask, pip
 

@@ -82,6 +82,40 @@ class Classifier(nn.Module):
         return self.logits(self.embed(x))
 
 
+def load_folded_classifier(path: Path) -> Classifier:
+    """A classifier with the weights of an exported ``index_cls.onnx`` (to fine-tune it). The export folds each
+    batch norm into its convolution, so the convolutions get biases and the norms become identities: the
+    same function as the exported graph, trainable further (no batch statistics left to drift)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [[weights[i] for i in n.input[1:]] for n in graph.node if n.op_type == "Conv"]
+    gemms = [[weights[i] for i in n.input[1:]] for n in graph.node if n.op_type == "Gemm"]
+    model = Classifier()
+    blocks = [b for b in model.body if isinstance(b, nn.Sequential)]
+    if len(convs) != len(blocks) or len(gemms) != 1 or any(len(c) != 2 for c in convs):
+        raise ValueError(f"{path}: not an index classifier of this architecture")
+    for block, (w, b) in zip(blocks, convs, strict=True):
+        old = block[0]
+        conv = nn.Conv2d(old.in_channels, old.out_channels, 3, old.stride, 1, bias=True)
+        if tuple(conv.weight.shape) != w.shape:
+            raise ValueError(f"{path}: convolution of shape {w.shape}, expected {tuple(conv.weight.shape)}")
+        with torch.no_grad():
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            conv.bias.copy_(torch.from_numpy(np.array(b)))
+        block[0], block[1] = conv, nn.Identity()
+    linear = model.head[1]
+    w, b = gemms[0]
+    if tuple(linear.weight.shape) != w.shape:
+        raise ValueError(f"{path}: head of shape {w.shape}, expected {tuple(linear.weight.shape)}")
+    with torch.no_grad():
+        linear.weight.copy_(torch.from_numpy(np.array(w)))
+        linear.bias.copy_(torch.from_numpy(np.array(b)))
+    return model
+
+
 class _WithEmbedding(nn.Module):
     """Export wrapper: the classifier's logits ("out") and its embedding ("embedding") from one pass."""
 
@@ -212,10 +246,13 @@ def train_classifier(
     shift_sd: float = 0.06,
     odd: int = 0,
     odd_style: Style = ODD_STYLE,
+    init: Path | None = None,
+    lr: float = 3e-3,
     log: Any = print,
 ) -> None:
     """``procedural``: plain procedural index crops added; ``odd``: more of them in ``odd_style`` (indices
-    printed the other way up, pixel-art glyphs: looks of unseen decks that no training deck has)."""
+    printed the other way up, pixel-art glyphs: looks of unseen decks that no training deck has). ``init``: an
+    exported classifier to go on training (fine-tuning, usually at a smaller ``lr``) instead of a fresh one."""
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -230,9 +267,12 @@ def train_classifier(
         crops, labels = np.concatenate([crops, extra]), np.concatenate([labels, extra_labels])
         log(f"classifier: + {odd} procedural index crops in style {odd_style}")
     log(f"classifier: {len(labels)} crops ({int((labels < BACKGROUND).sum())} indices), {steps} steps")
-    model = Classifier().to(memory_format=torch.channels_last)  # NHWC: ~25 % faster convolutions on CPU
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1), pct_start=0.15)
+    if init is not None:
+        log(f"classifier: starting from {init}")
+    model = (Classifier() if init is None else load_folded_classifier(init)).to(memory_format=torch.channels_last)
+    # (NHWC: ~25 % faster convolutions on CPU)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
     model.train()
     t0, hits, seen = time.time(), 0, 0
     for step in range(steps):
@@ -450,6 +490,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--glyph-pixel", type=float, default=0.4, help="--procedural-odd: share of pixel-art glyphs")
     ap.add_argument("--glyph-cells", default="6,11", help="--procedural-odd: pixel-art cells per rank height, lo,hi")
+    ap.add_argument("--glyph-spare-69", action="store_true", help="--procedural-odd: no 6 or 9 flipped (any suit)")
+    ap.add_argument("--cls-init", type=Path, help="fine-tune this exported classifier (index_cls.onnx) instead")
+    ap.add_argument("--cls-lr", type=float, default=3e-3, help="classifier's peak learning rate (one-cycle)")
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -468,7 +511,9 @@ def main(argv: list[str] | None = None) -> int:
             scale_sd=a.cls_scale_sd,
             shift_sd=a.cls_shift_sd,
             odd=a.procedural_odd,
-            odd_style=Style(a.glyph_flip, a.glyph_pixel, _pair(a.glyph_cells)),
+            odd_style=Style(a.glyph_flip, a.glyph_pixel, _pair(a.glyph_cells), a.glyph_spare_69),
+            init=a.cls_init,
+            lr=a.cls_lr,
         )
     if a.only in (None, "det"):
         train_detector(a.data, out, steps=a.det_steps, seed=a.seed, scale_sd=a.det_scale, any_angle=a.det_rotate)

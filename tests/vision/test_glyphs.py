@@ -94,6 +94,15 @@ def test_flip_turns_rank_and_pip_in_place_except_6d_9d(card: str, turned: bool) 
     assert np.array_equal(out_rank, rank) != turned
 
 
+@pytest.mark.parametrize(("card", "turned"), [("7S", True), ("6S", False), ("9H", False), ("6D", False), ("KC", True)])
+def test_flip_can_spare_every_six_and_nine(card: str, turned: bool) -> None:
+    rank, pip = _masks()
+    style = Style(flip=1.0, spare_69=True)
+    out_rank, out_pip = restyle(rank, pip, NAMES.index(card), style, np.random.default_rng(0))
+    assert np.array_equal(out_rank, rank[::-1, ::-1]) == turned
+    assert np.array_equal(out_pip, pip[::-1, ::-1]) == turned
+
+
 def test_pixel_art_glyphs_are_blocky_and_unsmoothed() -> None:
     rank = np.asarray(cv2.GaussianBlur(_masks()[0], (0, 0), 3), np.uint8)  # soft edges, as a font is drawn
     out_rank, out_pip = restyle(rank, _masks()[1], 0, Style(pixel=1.0), np.random.default_rng(0))
@@ -112,6 +121,7 @@ def test_pixel_art_glyphs_are_blocky_and_unsmoothed() -> None:
         (Style(0.4, 0.4), "f40p40-"),
         (Style(0.4, 0.5, (5.0, 9.0)), "f40p50c5-9-"),
         (Style(0, 1.0), "f0p100-"),
+        (Style(1.0, 0.0, spare_69=True), "f100p0s69-"),
     ],
 )
 def test_every_style_caches_under_its_own_name(style: Style, tag: str) -> None:

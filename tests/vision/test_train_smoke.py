@@ -34,6 +34,13 @@ def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
     logs: list[str] = []
     # + a few procedural crops in the odd looks (flipped, pixel-art), cached beside the data folder
     train_classifier(str(data), out, steps=2, batch=8, odd=6, odd_style=Style(1.0, 1.0), log=logs.append)
+    first = load_model(out / "index_cls.onnx")(np.full((1, 3, 40, 40), 100.0, np.float32))
+    # fine-tuning: go on from the exported model (two more steps), into another folder
+    tuned = tmp_path / "tuned"
+    train_classifier(str(data), tuned, steps=2, batch=8, init=out / "index_cls.onnx", lr=1e-4, log=logs.append)
+    assert any("starting from" in line for line in logs)
+    again = load_model(tuned / "index_cls.onnx")(np.full((1, 3, 40, 40), 100.0, np.float32))
+    assert 0 < np.abs(again - first).max() < 5.0  # moved a little from where it started
     assert [f.name for f in (tmp_path / "procedural").glob("*.npz")] == ["procedural-f100p100-1-000-6.npz"]
     assert any("+ 6 procedural index crops in style" in line for line in logs)
     train_detector(str(data), out, steps=2, batch=2, size=96, log=logs.append)
@@ -45,6 +52,30 @@ def test_train_path_exports_models_onnxruntime_runs(tmp_path: Path) -> None:
     both = cls.run_all(np.zeros((3, 3, 40, 40), np.float32))
     assert set(both) == {"out", "embedding"}  # deck enrolment reads the embedding
     assert both["embedding"].shape == (3, 512)
+
+
+def test_fine_tuning_starts_from_the_exported_classifier_exactly() -> None:
+    # the export folds each batch norm into its convolution; the unfolded model must compute the same logits
+    torch = importlib.import_module("torch")
+    from models.train import load_folded_classifier
+    from vision.model import CLASSIFIER, load_model, models_dir
+
+    path = models_dir() / CLASSIFIER
+    x = np.random.default_rng(0).uniform(0, 255, (5, 3, 40, 40)).astype(np.float32)
+    model = load_folded_classifier(path).eval()
+    with torch.no_grad():
+        ours = model.logits(model.embed(torch.from_numpy(x))).numpy()
+    exported = load_model(path)(x)
+    assert np.abs(ours - exported).max() < 1e-3
+    assert np.abs(exported).max() > 1.0  # real logits, not zeros on both sides
+
+
+def test_fine_tuning_refuses_a_model_of_another_shape(tmp_path: Path) -> None:
+    from models.train import load_folded_classifier
+    from vision.model import DETECTOR, models_dir
+
+    with pytest.raises(ValueError, match="not an index classifier"):
+        load_folded_classifier(models_dir() / DETECTOR)
 
 
 def test_shipped_classifier_gives_its_embedding() -> None:
