@@ -577,9 +577,12 @@ def _nothing() -> None:
 
 
 def recogniser_version() -> str:
-    """Names what the recogniser's detections depend on: the models and every vision module but the assembly."""
+    """Names what the recogniser's detections depend on: the models it loads (``CADOGAN_MODELS`` when set) and
+    every vision module but the assembly."""
+    from vision.model import models_dir
+
     digest = hashlib.sha256()
-    files = sorted([*(ROOT / "models").glob("*.onnx"), *(ROOT / "vision").glob("*.py")])
+    files = sorted([*models_dir().glob("*.onnx"), *(ROOT / "vision").glob("*.py")])
     for file in files:
         if file.name != "assemble.py":
             digest.update(file.name.encode())

@@ -152,3 +152,19 @@ def test_stored_detections_are_kept_and_read_back(tmp_path: Path) -> None:
     store.write_bytes(b"cut short")
     anew, _ = stored_detections_reader("klondike", 1, store)
     assert anew(image).table is not None
+
+
+def test_stored_detections_are_keyed_by_the_models_actually_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # detections made with other models (CADOGAN_MODELS) must never be read back as the shipped models' own
+    from bench.recordings import recogniser_version
+    from vision.model import CLASSIFIER, DETECTOR, models_dir
+
+    shipped = recogniser_version()
+    for name in (DETECTOR, CLASSIFIER):
+        (tmp_path / name).write_bytes((models_dir() / name).read_bytes())
+    monkeypatch.setenv("CADOGAN_MODELS", str(tmp_path))
+    assert recogniser_version() == shipped  # the same bytes: the same detections
+    (tmp_path / CLASSIFIER).write_bytes((models_dir() / CLASSIFIER).read_bytes() + b"\0")
+    assert recogniser_version() != shipped
