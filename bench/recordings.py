@@ -582,7 +582,9 @@ def recogniser_version() -> str:
     from vision.model import models_dir
 
     digest = hashlib.sha256()
-    files = sorted([*models_dir().glob("*.onnx"), *(ROOT / "vision").glob("*.py")])
+    # by name within each folder, models first: the same models hash the same wherever they lie (a folder's
+    # full path must not reorder them among the vision modules)
+    files = [*sorted(models_dir().glob("*.onnx")), *sorted((ROOT / "vision").glob("*.py"))]
     for file in files:
         if file.name != "assemble.py":
             digest.update(file.name.encode())

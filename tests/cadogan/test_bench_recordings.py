@@ -154,17 +154,27 @@ def test_stored_detections_are_kept_and_read_back(tmp_path: Path) -> None:
     assert anew(image).table is not None
 
 
+@pytest.mark.parametrize("folder", ["a-models", "z-models"])  # sorting before and after the vision modules
 def test_stored_detections_are_keyed_by_the_models_actually_loaded(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
 ) -> None:
-    # detections made with other models (CADOGAN_MODELS) must never be read back as the shipped models' own
+    # detections made with other models (CADOGAN_MODELS) must never be read back as the shipped models' own,
+    # and the same models must hash the same wherever their folder lies (CI's checkout sorted after /tmp)
+    import bench.recordings
     from bench.recordings import recogniser_version
     from vision.model import CLASSIFIER, DETECTOR, models_dir
 
     shipped = recogniser_version()
+    root = tmp_path / "m-root"
+    (root / "vision").mkdir(parents=True)
+    for module in (bench.recordings.ROOT / "vision").glob("*.py"):
+        (root / "vision" / module.name).write_bytes(module.read_bytes())
+    monkeypatch.setattr(bench.recordings, "ROOT", root)
+    models = tmp_path / folder
+    models.mkdir()
     for name in (DETECTOR, CLASSIFIER):
-        (tmp_path / name).write_bytes((models_dir() / name).read_bytes())
-    monkeypatch.setenv("CADOGAN_MODELS", str(tmp_path))
+        (models / name).write_bytes((models_dir() / name).read_bytes())
+    monkeypatch.setenv("CADOGAN_MODELS", str(models))
     assert recogniser_version() == shipped  # the same bytes: the same detections
-    (tmp_path / CLASSIFIER).write_bytes((models_dir() / CLASSIFIER).read_bytes() + b"\0")
+    (models / CLASSIFIER).write_bytes((models_dir() / CLASSIFIER).read_bytes() + b"\0")
     assert recogniser_version() != shipped
