@@ -190,6 +190,12 @@ class Tracker:
     """When no legal move explains the vote, a column's top card that cards were put on and that no reading named
     with ``sure_card`` confidence is tried as an unknown card (``_onto_doubted``): a misread repeated in every
     frame would otherwise turn the legal move onto it into an unexplained change."""
+    doubt_weak_waste: float = 0.9
+    """A waste card the model learnt from readings that never named it there with this confidence (a fan's card
+    read at 0.79 where a squared card under it peeked out) is tried as unknown when the best explanation of a
+    change needs two moves or more: if the card read in its place now, surer than it ever was, explains the
+    change in fewer moves, that explanation wins (measured on c-legal-2: "`w>f2`" otherwise became "`w>f2` and
+    one more turn of the stock", and the model ran a turn ahead of the stock to the stock's end). 0: off."""
     leave_out_new: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
     it places that the model has nowhere (a phantom read sure enough, in most frames)."""
@@ -476,11 +482,13 @@ class Tracker:
 
     # ------------------------------------------------------------------ play
 
-    def _explain(self, seen: Table) -> Explanation | None:
+    def _explain(self, seen: Table, model: Table | None = None) -> Explanation | None:
+        """How legal moves turn ``model`` (default: the tracker's) into ``seen``; cached until the model changes."""
         assert self.model is not None
-        key = seen.key()
+        model = self.model if model is None else model
+        key = seen.key() if model is self.model else (model.key(), seen.key())
         if key not in self._cache:
-            self._cache[key] = explain(self.model, seen, self.max_moves, self.partial)
+            self._cache[key] = explain(model, seen, self.max_moves, self.partial)
         return self._cache[key]
 
     def _follow(self, t: float, evidence: Evidence) -> list[Event]:
@@ -502,9 +510,14 @@ class Tracker:
             legal = self._leaving_out(model, evidence)
         moving = [item for item in legal if item[3].moves]
         if moving:
-            _, _, seen, explanation = min(moving, key=lambda item: (item[0], item[1]))
+            _, _, seen, explanation = best = min(moving, key=lambda item: (item[0], item[1]))
             # only the doubted explanations move when there are any: the weakly read card is unknown from now on
             base = doubted[0] if doubted is not None else model
+            waste = None
+            if doubted is None and self.doubt_weak_waste and len(explanation.moves) >= 2 and evidence.per_card:
+                waste = self._searched(("waste", tuple(tries)), bind(self._waste_doubted, model, evidence, best))
+            if waste is not None:
+                base, (_, _, seen, explanation) = waste
             after = _after(base, explanation, seen, self.partial)
             doubt = _doubtful(base, after, evidence, self.partial)
             doubt = doubt or _new_tops_unsure(base, after, evidence, self.votes)
@@ -516,6 +529,8 @@ class Tracker:
                 self._confirmed.discard(face_up(model, doubted[1])[-1])
                 self.model = base
                 self._unread.add(doubted[1])
+            elif waste is not None:
+                self.model = base
             return self._accept(t, evidence, seen, explanation)
         if legal:  # nothing changed (as far as the readings tell)
             self._suspect = None
@@ -596,7 +611,7 @@ class Tracker:
             tries.setdefault(seen.key(), (seen, unseen))
         legal: list[tuple[int, int, Table, Explanation]] = []
         for seen, unseen in tries.values():
-            explanation = self._explain(seen)
+            explanation = self._explain(seen, model)
             if explanation is None or not explanation.legal:
                 continue
             if _possible(_after(model, explanation, seen, self.partial)):
@@ -689,6 +704,34 @@ class Tracker:
             found = self._guessed(blank, pile, list(covered.values()))
             if found:
                 return blank, pile, found
+        return None
+
+    def _waste_doubted(
+        self, model: Table, evidence: Evidence, best: tuple[int, int, Table, Explanation]
+    ) -> tuple[Table, tuple[int, int, Table, Explanation]] | None:
+        """The model with one weakly learnt waste card unknown (see ``doubt_weak_waste``) and the explanation of
+        the vote from it, if that explanation needs fewer moves than ``best`` (the model's own) and the card the
+        readings name in the doubted card's place now was read surer than the doubted card ever was; else None."""
+        for pile in model.pile_ids:
+            if model.game.pile(pile).role is not Role.WASTE:
+                continue
+            codes = model.codes(pile)
+            known = [i for i in reversed(range(len(codes))) if codes[i] != UNKNOWN][:3]
+            for index in known:
+                doubted = self._best_read.get((codes[index], pile), 0.0)
+                if doubted >= self.doubt_weak_waste:
+                    continue
+                blank = with_card(model, pile, index, UNKNOWN)
+                found = [
+                    item
+                    for item in self._legal(blank, evidence)[1]
+                    if item[3].moves and (item[0], item[1]) < (best[0], best[1])
+                ]
+                for item in sorted(found, key=lambda item: (item[0], item[1])):
+                    after = _after(blank, item[3], item[2], self.partial)
+                    now = after.codes(pile)[index] if index < len(after.codes(pile)) else UNKNOWN
+                    if now not in (UNKNOWN, codes[index]) and evidence.best_card(now, pile) > doubted:
+                        return blank, item
         return None
 
     def _read_now(self, model: Table, seen: Table) -> Table | None:
