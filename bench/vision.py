@@ -560,6 +560,9 @@ def main() -> None:
     ap.add_argument("--hands", type=float, default=0.33, help="assembly: share of scenes with a hand over the cards")
     ap.add_argument("--phantoms", type=int, default=0, help="assembly: spurious reads added to each scene")
     ap.add_argument("--seed", type=int, default=1000, help="unseen: first seed (1000 = test bench; choose on others)")
+    ap.add_argument("--second-look", type=float, help="unsure candidates read again grown by this (1: off)")
+    ap.add_argument("--second-look-below", type=float, help="... those with 'not an index' below this")
+    ap.add_argument("--second-look-score", type=float, help="... kept when the second read has this")
     ap.add_argument("--box-scale", type=float, help="grow the detector's index boxes by this (Recogniser.box_scale)")
     ap.add_argument("--min-class-score", type=float, help="least classifier probability kept (Recogniser)")
     ap.add_argument("--nested", type=float, help="share of a box inside a surer one that drops it (Recogniser)")
@@ -577,6 +580,12 @@ def main() -> None:
     rec = load_recogniser(a.models, threads=a.threads)
     if a.extra_widths:
         rec = replace(rec, extra_widths=tuple(int(w) for w in a.extra_widths.split(",")))
+    if a.second_look is not None:
+        rec = replace(rec, second_look=a.second_look)
+    if a.second_look_below is not None:
+        rec = replace(rec, second_look_below=a.second_look_below)
+    if a.second_look_score is not None:
+        rec = replace(rec, second_look_score=a.second_look_score)
     if a.box_scale is not None:
         rec = replace(rec, box_scale=a.box_scale)
     if a.min_class_score is not None:

@@ -8,6 +8,7 @@
    into the 52 cards or "not an index". The classifier saw indices at any rotation (bottom-right indices are
    upside down; real tables are turned any way) and crop boxes as loose as the detector's, so no orientation
    step is needed.
+3. A candidate the classifier is unsure of is classified once more from a grown box (``Recogniser.second_look``).
 
 Confidence = sqrt(detector score) x classifier probability; ``data`` keeps both, and the runner-up class.
 """
@@ -54,6 +55,14 @@ class Recogniser:
     # the detector's index boxes grown by this about their centres (models before session 5 drew new decks'
     # indices small; today's: median 0.88 of the true side on unseen-deck renders); chosen with min_class_score
     box_scale: float = 1.0
+    # A candidate the classifier is unsure of (below ``min_class_score``, or "not an index", where "not an index"
+    # has less than ``second_look_below``) is classified again from its box grown by this, and kept if that read
+    # names a card with at least ``second_look_score``: the detector draws unseen decks' boxes small (p10 0.72 of
+    # the true side), and a crop that cuts the index leaves the classifier guessing (most missed indices of
+    # kde_standard). 1 or less: off. All three chosen on the selection seed (models/MODEL_CARD.md, session 14).
+    second_look: float = 1.4
+    second_look_below: float = 0.3
+    second_look_score: float = 0.55
     # A read whose box lies mostly inside a surer one's is the same index read twice (a box on the rank alone
     # inside one on rank and suit, read as another suit of the same rank); 1 or more keeps both.
     nested: float = 0.5  # chosen on the selection seed (models/MODEL_CARD.md, session 10)
@@ -211,6 +220,25 @@ def _nms(boxes: F32, score: F32, iou: float, nested: float = 2.0) -> npt.NDArray
     return np.array(keep, np.int64)
 
 
+def _second_look(image: U8, boxes: F32, probs: F32, rec: Recogniser) -> tuple[F32, F32]:
+    """``probs`` and ``boxes`` with each unsure candidate's read replaced by that of a crop grown by
+    ``rec.second_look`` where that read passes (see ``Recogniser.second_look``)."""
+    cls_p = probs[:, :NOT_INDEX].max(1)
+    unsure = (cls_p < rec.min_class_score) | (probs[:, NOT_INDEX] >= cls_p)
+    unsure &= probs[:, NOT_INDEX] < rec.second_look_below
+    picked = np.flatnonzero(unsure)
+    if len(picked) == 0:
+        return probs, boxes
+    grown = grow(boxes[picked], rec.second_look)
+    again = classify_boxes(image, grown, rec)
+    again_p = again[:, :NOT_INDEX].max(1)
+    passes = (again_p >= max(rec.min_class_score, rec.second_look_score)) & (again[:, NOT_INDEX] < again_p)
+    probs, boxes = probs.copy(), boxes.copy()
+    probs[picked[passes]] = again[passes]
+    boxes[picked[passes]] = grown[passes]
+    return probs, boxes
+
+
 def recognise(frame: Any, rec: Recogniser) -> Detections:
     """Every readable corner index in a BGR frame (uint8, H x W x 3), with its card and confidence."""
     image = np.asarray(frame)
@@ -236,6 +264,8 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
         probs = classify_boxes(image, boxes, rec)
     if len(probs) == 0:
         return backs
+    if rec.second_look > 1.0 and rec.deck is None:
+        probs, boxes = _second_look(image, boxes, probs, rec)
     best = probs[:, :NOT_INDEX].argmax(1)
     order = np.argsort(-probs[:, :NOT_INDEX], 1)
     cls_p = probs[np.arange(len(best)), best]
