@@ -220,23 +220,40 @@ def _nms(boxes: F32, score: F32, iou: float, nested: float = 2.0) -> npt.NDArray
     return np.array(keep, np.int64)
 
 
-def _second_look(image: U8, boxes: F32, probs: F32, rec: Recogniser) -> tuple[F32, F32]:
-    """``probs`` and ``boxes`` with each unsure candidate's read replaced by that of a crop grown by
-    ``rec.second_look`` where that read passes (see ``Recogniser.second_look``)."""
-    cls_p = probs[:, :NOT_INDEX].max(1)
-    unsure = (cls_p < rec.min_class_score) | (probs[:, NOT_INDEX] >= cls_p)
-    unsure &= probs[:, NOT_INDEX] < rec.second_look_below
+def _reads(image: U8, boxes: F32, rec: Recogniser) -> tuple[F32, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Each box's card probabilities (the classifier's 53, or with a deck the prototypes' 52), whether
+    ``recognise`` keeps the read, and whether an unkept one deserves a second look (see
+    ``Recogniser.second_look``)."""
+    if rec.deck is not None:  # this deck's own indices say what is an index: the classifier may not know it
+        probs, sims, rejected = deck_probs(image, boxes, rec)
+        cls_p = probs[:, :NOT_INDEX].max(1) if len(probs) else np.zeros(0, np.float32)
+        keep = (sims >= rec.min_similarity) & (cls_p >= rec.min_class_score)
+        keep &= (sims >= rec.sure_similarity) | (rejected == 0)
+        unsure = ~keep & (sims > 0)  # (-1: nearer to a non-index of the enrolment photo than to any index)
+    else:
+        probs = classify_boxes(image, boxes, rec)
+        cls_p = probs[:, :NOT_INDEX].max(1) if len(probs) else np.zeros(0, np.float32)
+        keep = (probs[:, NOT_INDEX] < cls_p) & (cls_p >= rec.min_class_score)
+        unsure = ~keep & (probs[:, NOT_INDEX] < rec.second_look_below)
+    return probs, np.asarray(keep), np.asarray(unsure)
+
+
+def _second_look(
+    image: U8, boxes: F32, probs: F32, keep: npt.NDArray[np.bool_], unsure: npt.NDArray[np.bool_], rec: Recogniser
+) -> tuple[F32, F32, npt.NDArray[np.bool_]]:
+    """``probs``, ``boxes`` and ``keep`` with each ``unsure`` candidate read again from its box grown by
+    ``rec.second_look``, and taken where that read is kept and names a card with ``rec.second_look_score``."""
     picked = np.flatnonzero(unsure)
     if len(picked) == 0:
-        return probs, boxes
+        return probs, boxes, keep
     grown = grow(boxes[picked], rec.second_look)
-    again = classify_boxes(image, grown, rec)
-    again_p = again[:, :NOT_INDEX].max(1)
-    passes = (again_p >= max(rec.min_class_score, rec.second_look_score)) & (again[:, NOT_INDEX] < again_p)
-    probs, boxes = probs.copy(), boxes.copy()
+    again, again_keep, _ = _reads(image, grown, rec)
+    passes = again_keep & (again[:, :NOT_INDEX].max(1) >= rec.second_look_score)
+    probs, boxes, keep = probs.copy(), boxes.copy(), keep.copy()
     probs[picked[passes]] = again[passes]
     boxes[picked[passes]] = grown[passes]
-    return probs, boxes
+    keep[picked[passes]] = True
+    return probs, boxes, keep
 
 
 def recognise(frame: Any, rec: Recogniser) -> Detections:
@@ -255,27 +272,19 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
             found.append(_peaks(o, 0, sc, h, rec.det_threshold, rec.max_candidates))
         boxes = np.concatenate([b for b, _ in found]).astype(np.float32)
         det_score = np.concatenate([s for _, s in found]).astype(np.float32)
-        keep = _nms(boxes, det_score, 0.5)[: rec.max_candidates]
-        boxes, det_score = boxes[keep], det_score[keep]
+        kept = _nms(boxes, det_score, 0.5)[: rec.max_candidates]
+        boxes, det_score = boxes[kept], det_score[kept]
     boxes = grow(boxes, rec.box_scale)
-    if rec.deck is not None:
-        probs, sims, rejected = deck_probs(image, boxes, rec)
-    else:
-        probs = classify_boxes(image, boxes, rec)
+    probs, keep, unsure = _reads(image, boxes, rec)
     if len(probs) == 0:
         return backs
-    if rec.second_look > 1.0 and rec.deck is None:
-        probs, boxes = _second_look(image, boxes, probs, rec)
+    if rec.second_look > 1.0:
+        probs, boxes, keep = _second_look(image, boxes, probs, keep, unsure, rec)
     best = probs[:, :NOT_INDEX].argmax(1)
     order = np.argsort(-probs[:, :NOT_INDEX], 1)
     cls_p = probs[np.arange(len(best)), best]
     # the classifier is the sharper judge; the detector's score only tempers it
     conf = (np.sqrt(det_score) * cls_p).astype(np.float32)
-    if rec.deck is not None:  # this deck's own indices say what is an index: the classifier may not know it
-        keep = (sims >= rec.min_similarity) & (cls_p >= rec.min_class_score)
-        keep &= (sims >= rec.sure_similarity) | (rejected == 0)
-    else:
-        keep = (probs[:, NOT_INDEX] < cls_p) & (cls_p >= rec.min_class_score)
     dets = Detections.build(
         boxes,
         best,

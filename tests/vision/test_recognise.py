@@ -15,7 +15,7 @@ from engine import Table, find_game
 from vision.assemble import SURE_BACK, assemble
 from vision.cards import class_of
 from vision.detections import BACK, Detections
-from vision.recognise import Recogniser, _second_look, classify_boxes, detect_indices, grow, load_recogniser, recognise
+from vision.recognise import Recogniser, _reads, _second_look, detect_indices, grow, load_recogniser, recognise
 from vision.synth import RenderOptions, SceneTruth, render_scene
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -286,8 +286,9 @@ def test_a_second_look_from_a_grown_box_reads_indices_whose_boxes_cut_them(rec: 
                 boxes.append([*q.min(0), *q.max(0)])
                 names.append(class_of(c.card or ""))
     small = grow(np.array(boxes, np.float32), 0.5)
-    first = classify_boxes(image, small, rec)
-    probs, looked = _second_look(image, small, first, rec)
+    first, keep, unsure = _reads(image, small, rec)
+    probs, looked, kept = _second_look(image, small, first, keep, unsure, rec)
+    assert np.array_equal(kept, _passing(probs, rec))
     right = np.array(names)
     before = _passing(first, rec) & (first[:, :52].argmax(1) == right)
     after = _passing(probs, rec) & (probs[:, :52].argmax(1) == right)
