@@ -68,7 +68,9 @@ class Recogniser:
     nested: float = 0.5  # chosen on the selection seed (models/MODEL_CARD.md, session 10)
     # An enrolled deck (``cadogan calibrate deck``): its prototypes name the indices (see vision/deckmatch.py).
     deck: DeckProfile | None = None
-    deck_weight: float = 1.0  # the classifier's say next to the prototypes: probs ** weight x prototype match
+    # the classifier's say next to the prototypes: probs ** weight x prototype match; 0.5 chosen on bench.enrol's
+    # selection seeds (photo 11, scenes 6000; BENCHMARKS.md, session 14): fewer phantoms than 1.0, as many named
+    deck_weight: float = 0.5
     min_similarity: float = 0.5  # with a deck: the least cosine similarity to a prototype that is an index
     # with a deck: a crop this similar to a prototype is an index whatever the classifier says (it may not know
     # this deck's indices); a less similar one must also not be "not an index" to the classifier
