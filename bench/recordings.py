@@ -37,6 +37,11 @@ shapes them (the plan, the size, the timing, the effects; the renderer's source 
 file, not in the name, so that work on the renderer does not void the cache: --refresh renders again), so a
 rerun (e.g. with new models) only verifies.
 
+``--enrolled`` (real recogniser only) reads each recording as a user who enrolled the deck first would: the
+recording's deck is enrolled (`cadogan calibrate deck`'s ``enrol_image``) from a rendered photo of its 52 cards
+laid out (``bench.enrol``'s photo, seed 7; made once per recogniser version and kept in CACHE/decks), and the
+recogniser names the cards with that deck profile.
+
 ``--reuse-detections`` (real recogniser only) keeps each frame's detections (the recogniser's output, before the
 piles are assembled) on disk next to the recordings, keyed by the models, the recogniser's code (every
 ``vision/*.py`` but ``assemble.py``) and the frame's pixels, and reads them back on later runs: work on the
@@ -592,9 +597,32 @@ def recogniser_version() -> str:
     return digest.hexdigest()[:12]
 
 
-def stored_detections_reader(game: str, threads: int, store: Path) -> tuple[Any, Callable[[], None]]:
+ENROL_PHOTO_SEED = 7
+"""The enrolment photo's seed for ``--enrolled``: ``bench.enrol``'s reported one."""
+
+
+def enrolled_profile(deck: str, cache: Path) -> Path:
+    """A calibration profile with ``deck`` enrolled from a rendered photo of its 52 cards (see ``--enrolled``),
+    made once per recogniser version."""
+    from bench.enrol import enrolment_photo
+    from calibration.profile import Profile, save_profile
+    from vision.deckmatch import enrol_image
+    from vision.recognise import load_recogniser
+
+    path = cache / "decks" / recogniser_version() / f"{deck}.json"
+    if not path.exists():
+        image, _, seed = enrolment_photo(deck, ENROL_PHOTO_SEED, (1920, 1080))
+        enrolled = enrol_image(image, load_recogniser(None, threads=1), source=f"{deck} spread seed {seed}")
+        save_profile(Profile(name=deck, deck=enrolled.deck), str(path))
+    return path
+
+
+def stored_detections_reader(
+    game: str, threads: int, store: Path, deck_profile: Path | None = None
+) -> tuple[Any, Callable[[], None]]:
     """The real recogniser's reader, its detections kept in ``store`` by frame (see ``--reuse-detections``);
-    returns the reader and a function that writes the new detections back."""
+    returns the reader and a function that writes the new detections back. ``deck_profile``: a profile whose
+    enrolled deck names the cards."""
     from cadogan.reading import reading_of
     from cadogan.watch import Reading
     from vision.detections import Detections
@@ -614,7 +642,12 @@ def stored_detections_reader(game: str, threads: int, store: Path) -> tuple[Any,
         key = hashlib.blake2b(image.tobytes(), digest_size=16).hexdigest()
         if key not in known:
             if not recogniser:
-                recogniser.append(load_recogniser(None, threads=threads))
+                deck = None
+                if deck_profile is not None:
+                    from calibration.profile import load_deck
+
+                    deck = load_deck(str(deck_profile))
+                recogniser.append(load_recogniser(None, threads=threads, deck=deck))
             found = recognise(image, recogniser[0])
             known[key] = (found.boxes, found.class_id, found.confidence, found.data)
             added += 1
@@ -637,8 +670,10 @@ def verify_recording(
     out: Path,
     seconds: float | None = None,
     detections: Path | None = None,
+    deck_profile: Path | None = None,
 ) -> Result:
-    """``detections``: a folder where the recogniser's detections are kept and reused (real recogniser only)."""
+    """``detections``: a folder where the recogniser's detections are kept and reused (real recogniser only);
+    ``deck_profile``: a profile whose enrolled deck the real recogniser names the cards with."""
     from cadogan.reading import vision_reader
     from cadogan.sources import FrameSource, TimedFrame
     from cadogan.verdict import EntryKind
@@ -654,10 +689,13 @@ def verify_recording(
     elif kind == "vision+piles":
         reader, state = truth_piles_reader(spec.game, record["visible"], record["repeat"], threads)
     elif detections is not None:
-        store = detections / recogniser_version() / f"{recording.video.stem}.pkl"
-        reader, save_detections = stored_detections_reader(spec.game, threads, store)
+        enrolled = "" if deck_profile is None else "-enrolled"  # (the profile is made from the recogniser alone)
+        store = detections / recogniser_version() / f"{recording.video.stem}{enrolled}.pkl"
+        reader, save_detections = stored_detections_reader(spec.game, threads, store, deck_profile)
     else:
-        reader = vision_reader(spec.game, threads=threads)
+        reader = vision_reader(
+            spec.game, threads=threads, deck_profile=None if deck_profile is None else str(deck_profile)
+        )
 
     class Source(FrameSource):
         def __iter__(self) -> Iterator[TimedFrame]:
@@ -702,11 +740,12 @@ def verify_recording(
     )
 
 
-def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None, bool]) -> Result:
-    spec, max_moves, cache, reader_kind, threads, out, refresh, seconds, reuse = args
+def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None, bool, bool]) -> Result:
+    spec, max_moves, cache, reader_kind, threads, out, refresh, seconds, reuse, enrolled = args
     recording = make_recording(spec, max_moves, Path(cache), refresh)
     detections = Path(cache) / "detections" if reuse else None
-    return verify_recording(recording, reader_kind, threads, Path(out), seconds, detections)
+    profile = enrolled_profile(spec.deck, Path(cache)) if enrolled else None
+    return verify_recording(recording, reader_kind, threads, Path(out), seconds, detections, profile)
 
 
 def _render_job(args: tuple[Spec, int, str, bool]) -> str:
@@ -718,6 +757,7 @@ def report(results: list[Result], reader_kind: str, seconds: float | None = None
     label = {
         "truth": "DIAGNOSTIC: render truth as the reader (tracking only)",
         "vision": "real recogniser",
+        "vision enrolled": "real recogniser, each recording's deck enrolled first (bench.enrol's photo, seed 7)",
         "vision+piles": "DIAGNOSTIC: the real recogniser's cards, each visible card put in its true pile",
     }.get(reader_kind, f"DIAGNOSTIC: render truth degraded ({reader_kind}) as the reader (tracking only)")
     if seconds is not None:
@@ -795,10 +835,18 @@ def main(argv: list[str] | None = None) -> int:
         help="real recogniser: keep each frame's detections in CACHE/detections and reuse them on later runs "
         "(for work on the assembly or the tracker; the speed figures then mean nothing)",
     )
+    parser.add_argument(
+        "--enrolled",
+        action="store_true",
+        help="real recogniser: enrol each recording's deck first from a rendered photo of its 52 cards, as a "
+        "user would with `cadogan calibrate deck`, and read the cards with that profile",
+    )
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args(argv)
     if args.reuse_detections and args.reader != "vision":
         parser.error("--reuse-detections needs --reader vision (the other readers do not run the recogniser)")
+    if args.enrolled and args.reader != "vision":
+        parser.error("--enrolled needs --reader vision (the other readers do not run the recogniser)")
     try:
         parse_reader(args.reader)
     except ValueError as error:
@@ -810,7 +858,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.first:
         specs = specs[: args.first]
     cache = cache_dir(args.cache)
-    out = (Path(args.out) if args.out else cache / "verify") / args.reader.replace(":", "-").replace(",", "-")
+    reader_name = args.reader.replace(":", "-").replace(",", "-") + ("-enrolled" if args.enrolled else "")
+    out = (Path(args.out) if args.out else cache / "verify") / reader_name
     started = time.monotonic()
     context = get_context("spawn")
     if args.render_only:
@@ -822,7 +871,18 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     threads = args.threads if args.threads > 0 else max(1, (os.cpu_count() or 2) // max(1, args.jobs))
     jobs = [
-        (s, args.moves, str(cache), args.reader, threads, str(out), args.refresh, args.seconds, args.reuse_detections)
+        (
+            s,
+            args.moves,
+            str(cache),
+            args.reader,
+            threads,
+            str(out),
+            args.refresh,
+            args.seconds,
+            args.reuse_detections,
+            args.enrolled,
+        )
         for s in specs
     ]
     results: list[Result] = []
@@ -840,7 +900,7 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-    report(results, args.reader, args.seconds)
+    report(results, args.reader + (" enrolled" if args.enrolled else ""), args.seconds)
     print(f"whole bench: {time.monotonic() - started:.0f} s wall, {args.jobs} jobs")
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))

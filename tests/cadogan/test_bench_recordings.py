@@ -178,3 +178,28 @@ def test_stored_detections_are_keyed_by_the_models_actually_loaded(
     assert recogniser_version() == shipped  # the same bytes: the same detections
     (models / CLASSIFIER).write_bytes((models_dir() / CLASSIFIER).read_bytes() + b"\0")
     assert recogniser_version() != shipped
+
+
+def test_enrolled_reading_uses_a_profile_made_once_from_the_decks_photo(tmp_path: Path) -> None:
+    """``--enrolled``: the recording's deck is enrolled from a rendered photo of its 52 cards, the profile kept and
+    made once, and the stored-detections reader names the cards with it (its detections carry the prototypes'
+    similarity, which the classifier alone never gives)."""
+    from bench.recordings import enrolled_profile, stored_detections_reader
+    from calibration.profile import load_deck
+    from vision.synth import RenderOptions, render_scene
+
+    path = enrolled_profile("kde_standard", tmp_path)
+    deck = load_deck(str(path))
+    assert len(set(deck.labels)) == 52
+    made = path.stat().st_mtime_ns
+    assert enrolled_profile("kde_standard", tmp_path) == path
+    assert path.stat().st_mtime_ns == made  # kept, not enrolled again
+
+    piles = Table.dealt(find_game("klondike"), 5).piles_view()
+    image, _ = render_scene("klondike", piles, deck="kde_standard", seed=5, options=RenderOptions(hand_probability=0))
+    plain, _ = stored_detections_reader("klondike", 1, tmp_path / "plain.pkl")
+    enrolled, _ = stored_detections_reader("klondike", 1, tmp_path / "enrolled.pkl", path)
+    first, second = plain(image), enrolled(image)
+    assert first.table is not None
+    assert second.table is not None
+    assert first.cards != second.cards  # other confidences: the deck's prototypes named the cards
