@@ -580,18 +580,9 @@ def main() -> None:
     rec = load_recogniser(a.models, threads=a.threads)
     if a.extra_widths:
         rec = replace(rec, extra_widths=tuple(int(w) for w in a.extra_widths.split(",")))
-    if a.second_look is not None:
-        rec = replace(rec, second_look=a.second_look)
-    if a.second_look_below is not None:
-        rec = replace(rec, second_look_below=a.second_look_below)
-    if a.second_look_score is not None:
-        rec = replace(rec, second_look_score=a.second_look_score)
-    if a.box_scale is not None:
-        rec = replace(rec, box_scale=a.box_scale)
-    if a.min_class_score is not None:
-        rec = replace(rec, min_class_score=a.min_class_score)
-    if a.nested is not None:
-        rec = replace(rec, nested=a.nested)
+    # the recogniser settings given on the command line (each option is named after its Recogniser field)
+    settings = ("second_look", "second_look_below", "second_look_score", "box_scale", "min_class_score", "nested")
+    rec = replace(rec, **{name: getattr(a, name) for name in settings if getattr(a, name) is not None})
     if a.only in (None, "crops") and REAL.exists():
         print("real crops:", bench_crops(rec), flush=True)
     if a.only in (None, "real") and REAL.exists():

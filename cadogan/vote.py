@@ -264,9 +264,9 @@ def _suit_put_back(model: Table, reading: Table, cards: CardConfidences | None) 
     piles = {pile: list(face_up(reading, pile)) for pile in ids}
     swapped: dict[tuple[str, int], int] = {}
     for pile in ids:
-        mine, read = face_up(model, pile), piles[pile]
         if model.game.pile(pile).role is not Role.TABLEAU:
             continue
+        mine, read = face_up(model, pile), piles[pile]
         for k, card in enumerate(read[:-1]):  # covered cards only: a column's top card shows its whole index
             if k >= len(mine) or read[:k] != list(mine[:k]):
                 break

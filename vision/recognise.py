@@ -228,13 +228,13 @@ def _reads(image: U8, boxes: F32, rec: Recogniser) -> tuple[F32, npt.NDArray[np.
     ``Recogniser.second_look``)."""
     if rec.deck is not None:  # this deck's own indices say what is an index: the classifier may not know it
         probs, sims, rejected = deck_probs(image, boxes, rec)
-        cls_p = probs[:, :NOT_INDEX].max(1) if len(probs) else np.zeros(0, np.float32)
+        cls_p = probs[:, :NOT_INDEX].max(1)
         keep = (sims >= rec.min_similarity) & (cls_p >= rec.min_class_score)
         keep &= (sims >= rec.sure_similarity) | (rejected == 0)
         unsure = ~keep & (sims > 0)  # (-1: nearer to a non-index of the enrolment photo than to any index)
     else:
         probs = classify_boxes(image, boxes, rec)
-        cls_p = probs[:, :NOT_INDEX].max(1) if len(probs) else np.zeros(0, np.float32)
+        cls_p = probs[:, :NOT_INDEX].max(1)
         keep = (probs[:, NOT_INDEX] < cls_p) & (cls_p >= rec.min_class_score)
         unsure = ~keep & (probs[:, NOT_INDEX] < rec.second_look_below)
     return probs, np.asarray(keep), np.asarray(unsure)
