@@ -13,7 +13,9 @@
    limit 0/25/45 degrees, 1280 x 720, no hands, seeds from 5000 (never the photo's; ``--scene-seed`` for
    others: choose settings on other photo and scene seeds than the reported ones).
    (a) the classifier alone on the true index boxes (hidden <= 25 %): before = the classifier's best card;
-       after = the enrolled deck's match (prototypes, with the classifier's probabilities ** weight);
+       after = the enrolled deck's match (prototypes, with the classifier's probabilities ** weight), or the
+       classifier alone for a deck it already names well on the enrolment photo (``prototypes_used`` false:
+       ``DeckProfile.needed``);
    (b) end to end (``recognise``): visible indices named correctly (a read of the right card centred in the
        index box) and the phantom rate (reads on no index of the card they name).
    Both also for the enrolled deck without its probe ("after, no probe": prototypes x classifier alone).
@@ -177,11 +179,15 @@ def bench_deck(
             cls_total += len(tn)
             cls_before += int(np.sum(probs[:, :52].argmax(1) == want))
             cls_oracle += int(np.sum(match_probabilities(probs, emb[:, 0], oracle).argmax(1) == want))
-            p = match_probabilities(probs, emb[:, 0], no_probe, weight=after.deck_weight)
+            p = (
+                match_probabilities(probs, emb[:, 0], no_probe, weight=after.deck_weight)
+                if after.reads_deck
+                else probs[:, :52]
+            )
             cls_no_probe += int(np.sum(p.argmax(1) == want))
             for t, w in grid:
                 d = replace(deck, temperature=t)
-                p = match_probabilities(probs, emb[:, 0], d, weight=w)
+                p = match_probabilities(probs, emb[:, 0], d, weight=w) if after.reads_deck else probs[:, :52]
                 cls_after[(t, w)] += int(np.sum(p.argmax(1) == want))
         runs = [("before", rec), ("after", after), ("after, no probe", replace(after, deck=no_probe))]
         runs += [(f"after w={w}", replace(after, deck_weight=w)) for w in weights if w != after.deck_weight]
@@ -193,7 +199,14 @@ def bench_deck(
         "deck": deck_name,
         "photo_seed": used_seed,
         "scene_seed": scene_seed,
-        "enrolment": {**quality, "missing": enrolled.missing, "seconds": round(enrol_s, 1)},
+        "enrolment": {
+            **quality,
+            "missing": enrolled.missing,
+            "seconds": round(enrol_s, 1),
+            # the classifier alone on the enrolled crops; below the gate the prototypes name the indices
+            "classifier_named": deck.classifier_named,
+            "prototypes_used": after.reads_deck,
+        },
         "scenes": n_scenes,
         "true_boxes": cls_total,
         "a_classifier_true_boxes": {

@@ -583,13 +583,17 @@ def _nothing() -> None:
 
 def recogniser_version() -> str:
     """Names what the recogniser's detections depend on: the models it loads (``CADOGAN_MODELS`` when set) and
-    every vision module but the assembly."""
+    every vision module but the assembly, and the enrolled deck's matching (calibration/deck.py)."""
     from vision.model import models_dir
 
     digest = hashlib.sha256()
     # by name within each folder, models first: the same models hash the same wherever they lie (a folder's
     # full path must not reorder them among the vision modules)
-    files = [*sorted(models_dir().glob("*.onnx")), *sorted((ROOT / "vision").glob("*.py"))]
+    files = [
+        *sorted(models_dir().glob("*.onnx")),
+        *sorted((ROOT / "vision").glob("*.py")),
+        ROOT / "calibration" / "deck.py",
+    ]
     for file in files:
         if file.name != "assemble.py":
             digest.update(file.name.encode())

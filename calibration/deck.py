@@ -31,6 +31,12 @@ TEMPERATURE = 0.05  # softmax temperature over cosine similarities (bench/enrol.
 # weight); chosen on bench.enrol selection renders (photo seeds 101, 201; scene seeds 6000, 6100)
 PROBE_WEIGHT = 1.0
 MAX_PROBE = 1e4  # no fitted weight comes near this: a bound on what a file may hold
+# A deck whose enrolled index crops the classifier alone names this well is read by the classifier alone: on
+# bench.enrol renders the prototypes then add phantoms for little gain (kde_standard named 0.956 -> 0.964,
+# phantoms 0.004 -> 0.023), and on the recordings they cost moves and illegal moves (BENCHMARKS.md, session 15).
+# The classifier names the enrolment photo's crops of standard, jolly royal and nicu white at 0.99-1.0, of
+# penguins and ancient egyptians at 0.55-0.88 (photo seeds 7, 11, 13); chosen on seed 11.
+DECK_NEEDED_BELOW = 0.95
 
 
 class EnrolmentError(CalibrationError):
@@ -76,6 +82,15 @@ class DeckProfile:
     # a read nearer to one of them than to every card is not an index (DESIGN: no phantom cards).
     negatives: F32 = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     probe: Probe | None = None  # profiles enrolled before the probe have none: prototypes alone
+    # The share of the enrolled index crops the classifier alone names right (None: enrolled before session 15
+    # measured it). A deck the classifier already reads is read by the classifier alone: see
+    # ``vision.recognise.Recogniser.deck_needed_below``.
+    classifier_named: float | None = None
+
+    def needed(self, below: float = DECK_NEEDED_BELOW) -> bool:
+        """Whether recognition should use the prototypes: unless the classifier alone named at least ``below``
+        of the enrolled crops (see ``classifier_named``)."""
+        return self.classifier_named is None or self.classifier_named < below
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DeckProfile):
@@ -90,6 +105,7 @@ class DeckProfile:
             and self.negatives.shape[0] == other.negatives.shape[0]
             and bool(np.array_equal(self.negatives, other.negatives))
             and self.probe == other.probe
+            and self.classifier_named == other.classifier_named
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -115,6 +131,7 @@ class DeckProfile:
                 if self.probe is None
                 else {"probe": {"weights": _b64_f4(self.probe.weights), "bias": _b64_f4(self.probe.bias)}}
             ),
+            **({} if self.classifier_named is None else {"classifier_named": round(self.classifier_named, 4)}),
         }
 
     @classmethod
@@ -139,9 +156,10 @@ class DeckProfile:
             _unit_rows(r, "negatives", dim, None) if "negatives" in r.data and dim > 0 else np.zeros((0, 0), np.float32)
         )
         probe = _probe(r.child("probe"), dim) if r.has("probe") and dim > 0 else None
+        named = r.number("classifier_named", minimum=0.0, maximum=1.0) if "classifier_named" in r.data else None
         if r.problems or not labels or emb is None or negatives is None:
             return None
-        return cls(tuple(labels), emb, model, temperature, source, negatives, probe)
+        return cls(tuple(labels), emb, model, temperature, source, negatives, probe, named)
 
 
 def _b64(rows: F32) -> str:

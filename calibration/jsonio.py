@@ -36,7 +36,9 @@ class Reader:
             return None
         return self.data[key]
 
-    def number(self, key: str, *, positive: bool = False, minimum: float | None = None) -> float:
+    def number(
+        self, key: str, *, positive: bool = False, minimum: float | None = None, maximum: float | None = None
+    ) -> float:
         value = self.raw(key)
         if value is None and key not in self.data:
             return 1.0
@@ -49,6 +51,9 @@ class Reader:
         if minimum is not None and value < minimum:
             self.problems.append(f"{self._name(key)}: must be at least {minimum}, found {value}")
             return float(minimum)
+        if maximum is not None and value > maximum:
+            self.problems.append(f"{self._name(key)}: must be at most {maximum}, found {value}")
+            return float(maximum)
         return float(value)
 
     def integer(self, key: str, *, minimum: int = 0) -> int:

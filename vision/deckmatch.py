@@ -261,7 +261,20 @@ def _enrol_look(image: U8, rec: Recogniser, source: str, boxes: F32, weight: npt
         negatives=negatives,
     )
     probe = probe_of([(image, boxes[chosen], labels, negative_boxes)], classifier)
-    return Enrolment(replace(deck, probe=probe), missing, boxes[chosen], tuple(labels))
+    named = classifier_named([(image, boxes[chosen], labels)], classifier)
+    return Enrolment(replace(deck, probe=probe, classifier_named=named), missing, boxes[chosen], tuple(labels))
+
+
+def classifier_named(photos: list[tuple[U8, F32, list[int]]], classifier: OnnxModel) -> float:
+    """The share of the enrolled index crops (photo, boxes, their cards) that the classifier alone names right,
+    as recognition reads a crop (both ways up; "not an index" is not a name)."""
+    right = total = 0
+    for image, boxes, cards in photos:
+        if len(boxes):
+            probs, _ = _both_ways(crops_of(image, boxes), classifier)
+            right += int(np.sum(probs.argmax(1) == np.asarray(cards)))
+            total += len(boxes)
+    return right / total if total else 0.0
 
 
 def negatives_of(image: U8, boxes: F32, chosen: list[int], classifier: OnnxModel) -> F32:
@@ -347,7 +360,8 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
         source=source,
         negatives=negative_rows.astype(np.float32),
     )
-    deck = replace(deck, probe=probe_of(seen, rec.classifier))
+    named = classifier_named([(image, boxes, cards) for image, boxes, cards, _ in seen], rec.classifier)
+    deck = replace(deck, probe=probe_of(seen, rec.classifier), classifier_named=named)
     per = len(labels) // max(len(crops), 1)
     return Enrolment(deck, missing, np.array(crops, np.float32).reshape(-1, 4), tuple(labels[:: max(per, 1)]))
 

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.deck import DeckProfile, index_similarity, match_probabilities
+from calibration.deck import DECK_NEEDED_BELOW, DeckProfile, index_similarity, match_probabilities
 from vision.cards import NAMES
 from vision.crops import square_crop
 from vision.detections import BACK, Detections
@@ -75,6 +75,14 @@ class Recogniser:
     # with a deck: a crop this similar to a prototype is an index whatever the classifier says (it may not know
     # this deck's indices); a less similar one must also not be "not an index" to the classifier
     sure_similarity: float = 0.9  # chosen on bench.enrol renders (BENCHMARKS.md)
+    # with a deck the classifier alone named at least this share of at enrolment (``DeckProfile.classifier_named``):
+    # the classifier alone reads it (the prototypes would add phantoms for little gain); above 1: always the deck
+    deck_needed_below: float = DECK_NEEDED_BELOW
+
+    @property
+    def reads_deck(self) -> bool:
+        """Whether the enrolled deck's prototypes name the indices (see ``deck_needed_below``)."""
+        return self.deck is not None and self.deck.needed(self.deck_needed_below)
 
 
 def load_recogniser(
@@ -226,7 +234,7 @@ def _reads(image: U8, boxes: F32, rec: Recogniser) -> tuple[F32, npt.NDArray[np.
     """Each box's card probabilities (the classifier's 53, or with a deck the prototypes' 52), whether
     ``recognise`` keeps the read, and whether an unkept one deserves a second look (see
     ``Recogniser.second_look``)."""
-    if rec.deck is not None:  # this deck's own indices say what is an index: the classifier may not know it
+    if rec.reads_deck:  # this deck's own indices say what is an index: the classifier may not know it
         probs, sims, rejected = deck_probs(image, boxes, rec)
         cls_p = probs[:, :NOT_INDEX].max(1)
         keep = (sims >= rec.min_similarity) & (cls_p >= rec.min_class_score)

@@ -113,6 +113,8 @@ the 52nd card (or at Ctrl-C: the cards shown so far, with --allow-missing).
 If a card is not found, its name is printed and nothing is saved (exit 2); check that card and take
 the photo again, or use --allow-missing to save the cards found (missing ones are then read as before).
 An enrolment belongs to the recognition model that made it: after a model update, enrol again.
+A deck the model already reads (it names 95 % of the enrolled indices alone) is then read as before: for such
+decks the enrolled prototypes add false cards for little gain. The command says which it is.
 
 examples:
   cadogan calibrate deck --source deck.jpg
@@ -305,6 +307,12 @@ def _deck(args: argparse.Namespace) -> int:
     print(f"enrolled {found} of 52 cards from {args.source} ({len(deck.labels)} prototypes, about {views} a card)")
     if missing:
         print(f"warning: not enrolled, read as before: {', '.join(missing)}", file=sys.stderr)
+    if deck.classifier_named is not None:
+        share = f"the model alone names {deck.classifier_named:.0%} of this deck's enrolled indices"
+        if deck.needed():
+            print(f"{share}: recognition will use the enrolled deck")
+        else:
+            print(f"{share}: it already knows this deck, so recognition reads it as before (fewer false cards)")
     print(f"saved profile {path}; use it with --deck-profile {args.profile}")
     return 0
 
