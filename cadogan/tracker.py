@@ -196,6 +196,13 @@ class Tracker:
     change needs two moves or more: if the card read in its place now, surer than it ever was, explains the
     change in fewer moves, that explanation wins (measured on c-legal-2: "`w>f2`" otherwise became "`w>f2` and
     one more turn of the stock", and the model ran a turn ahead of the stock to the stock's end). 0: off."""
+    dig_unread: bool = True
+    """A card the model has nowhere, read on top of a pile, with the rest of the table in place, may have been
+    taken from under another card where the model holds an unread face-up card (a waste fan's middle card that
+    no reading named): ``dug_out`` also tries those places, the nearest the top first. The card must be read with
+    ``sure_card`` confidence and never have been named by a reading before, and every guard of an accusation
+    still applies (measured on c-illegal-1, whose 10C taken from under the waste's QH went unannounced and was
+    then left out as a phantom; the stress reader's c-legal-1 accused a QH the vote had missed on the waste)."""
     leave_out_new: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
     it places that the model has nowhere (a phantom read sure enough, in most frames)."""
@@ -215,6 +222,10 @@ class Tracker:
     again; one read too briefly to tell leaves it as it is)."""
     repeat_after: float = 5.0
     """Seconds before the same "please hold still" is said again (a noisy reading would say it every frame)."""
+    _named_before: set[int] = field(default_factory=set)
+    """Every card any reading named, anywhere, before the still table in view (see ``dig_unread``)."""
+    _named_now: set[int] = field(default_factory=set)
+    """Every card any reading of the still table in view named."""
 
     def observe(
         self,
@@ -236,12 +247,15 @@ class Tracker:
             elif self._settled:
                 self._lost_tables = 0
             self._lost = False
+            self._named_before |= self._named_now
+            self._named_now.clear()
             self._recent.clear()
             self._recent_cards.clear()
             self._recent_backs.clear()
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return []
         self._latest = reading.key()
+        self._named_now.update(code for pile in reading.pile_ids for code in reading.codes(pile) if code != UNKNOWN)
         if self.model is not None and self.partial and not self.replaying:  # a camera's reading, not a logged table
             reading, cards = realigned(self.model, reading, cards, self.partial)
         if self.model is not None and self.empty_unconfirms:
@@ -791,7 +805,7 @@ class Tracker:
                     found = candidate
                     break
                 blind = blind or candidate  # a face-down card put somewhere: the weakest explanation
-            dug = self._once("dug", seen, bind(dug_out, model, seen, self.partial))
+            dug = self._once("dug", seen, bind(dug_out, model, seen, self.partial, self.dig_unread))
             if dug is not None and _possible(reveal(dug[0], seen, self.partial)[0]):
                 found = (seen, dug[0], dug[2], dug[1], ())
                 break
@@ -799,6 +813,14 @@ class Tracker:
             found, sure_cap = blind, 0.0
         else:
             sure_cap = 1.0
+        if found is not None and "-" in found[3]:  # from under: a card the model had nowhere must be read sure
+            dst = found[3].split(">")[1]
+            card = found[1].codes(dst)[-1]
+            new = not any(card in model.codes(p) for p in model.pile_ids)
+            # ... and never named before: a card an earlier reading named (the top of a stock turn that the vote
+            # missed) is more likely the model's mistake than a hidden card pulled out
+            if new and (evidence.best_card(card, dst) < self.sure_card or card in self._named_before):
+                sure_cap = 0.0
         legal_around: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
         if found is None:  # the illegal move with a legal one before or after it (one still table missed)
             for seen, _ in tries.values():
@@ -1225,6 +1247,8 @@ def _piles_confirmed(
         for k, card in enumerate(up):
             if k < len(up) - 1 and (card, pile) in covered:
                 continue  # confirmed in place before, now under the cards moved onto it: a reader may miss it
+            if card == UNKNOWN and k < len(up) - 2:
+                continue  # a card no reading named, under two others: no rule of a move onto or off this pile reads it
             if card == UNKNOWN or evidence.support(card, pile) < votes:
                 return 0.0
             sure = min(sure, evidence.confidence(card, pile))
@@ -1246,39 +1270,55 @@ def _change_confidence(model: Table, after: Table, evidence: Evidence, votes: in
     return sure
 
 
-def dug_out(model: Table, seen: Table, partial: bool = False) -> tuple[Table, str, str] | None:
+def dug_out(model: Table, seen: Table, partial: bool = False, unread: bool = False) -> tuple[Table, str, str] | None:
     """A card taken from under another card (not from the top of its pile) and put on top of another
     pile, if that explains what was seen: (the table after it, its notation, the rule it broke).
 
     ``engine.verify.explain`` only moves cards from the top of a pile, as every legal move does; a player
     who pulls a card out from under a covered one makes a change it cannot name. The notation is
-    ``SRC-N>DST``: the card with ``N`` cards on top of it, from SRC onto DST.
+    ``SRC-N>DST``: the card with ``N`` cards on top of it, from SRC onto DST. With ``unread``, when no known
+    card explains it, a card the model has nowhere, seen on top of a pile, may come from a face-up place
+    the model holds unknown (see ``Tracker.dig_unread``).
     """
-    for src in model.pile_ids:
-        codes = model.codes(src)
-        down = model.face_down_count(src)
-        for position in range(down, len(codes) - 1):
-            card = codes[position]
-            if card == UNKNOWN:
-                continue
-            rest = [*codes[:position], *codes[position + 1 :]]
-            for dst in model.pile_ids:
-                if dst == src:
+    known = {code for pile in model.pile_ids for code in model.codes(pile)}
+    for pass_unread in (False, True) if unread else (False,):
+        for src in model.pile_ids:
+            codes = model.codes(src)
+            down = model.face_down_count(src)
+            # an unread card: the nearest the top first (the card a hand reaches for under the top one)
+            positions = range(len(codes) - 2, down - 1, -1) if pass_unread else range(down, len(codes) - 1)
+            for position in positions:
+                if (codes[position] == UNKNOWN) != pass_unread:
                     continue
-                piles = [list(model.codes(p)) for p in model.pile_ids]
-                piles[model.pile_ids.index(src)] = rest
-                piles[model.pile_ids.index(dst)].append(card)
-                downs = [model.face_down_count(p) for p in model.pile_ids]
-                after = Table(model.game, piles, downs, passes=model.passes, stage=model.stage)
-                if agrees(after, seen, partial):
-                    over = codes[position + 1]
-                    above = len(codes) - 1 - position
-                    reason = (
-                        f"the {CARDS[card].sentence} was taken from under the {CARDS[over].sentence}"
-                        if over != UNKNOWN
-                        else f"the {CARDS[card].sentence} was taken from under another card"
-                    )
-                    return after, f"{src}-{above}>{dst}", reason + ": only a pile's top card may be moved"
+                rest = [*codes[:position], *codes[position + 1 :]]
+                for dst in model.pile_ids:
+                    card = codes[position]
+                    if pass_unread:
+                        # from a fanned waste or a column onto a column only: a reserve's or a squared pile's
+                        # unread cards come to light by legal moves, which the readings have not yet caught up with
+                        roles = (model.game.pile(src).role, model.game.pile(dst).role)
+                        if roles[0] not in (Role.WASTE, Role.TABLEAU) or roles[1] is not Role.TABLEAU:
+                            continue
+                        top = seen.codes(dst)[-1:] if dst != src else []
+                        if not top or top[0] == UNKNOWN or top[0] in known:
+                            continue
+                        card = top[0]
+                    if dst == src:
+                        continue
+                    piles = [list(model.codes(p)) for p in model.pile_ids]
+                    piles[model.pile_ids.index(src)] = rest
+                    piles[model.pile_ids.index(dst)].append(card)
+                    downs = [model.face_down_count(p) for p in model.pile_ids]
+                    after = Table(model.game, piles, downs, passes=model.passes, stage=model.stage)
+                    if agrees(after, seen, partial):
+                        over = codes[position + 1]
+                        above = len(codes) - 1 - position
+                        reason = (
+                            f"the {CARDS[card].sentence} was taken from under the {CARDS[over].sentence}"
+                            if over != UNKNOWN
+                            else f"the {CARDS[card].sentence} was taken from under another card"
+                        )
+                        return after, f"{src}-{above}>{dst}", reason + ": only a pile's top card may be moved"
     return None
 
 

@@ -204,7 +204,9 @@ def test_enrolled_reading_uses_a_profile_made_once_from_the_decks_photo(tmp_path
     assert path.stat().st_mtime_ns == made  # kept, not enrolled again
 
     piles = Table.dealt(find_game("klondike"), 5).piles_view()
-    image, _ = render_scene("klondike", piles, deck="kde_ancient_egyptians", seed=5, options=RenderOptions(hand_probability=0))
+    image, _ = render_scene(
+        "klondike", piles, deck="kde_ancient_egyptians", seed=5, options=RenderOptions(hand_probability=0)
+    )
     plain, _ = stored_detections_reader("klondike", 1, tmp_path / "plain.pkl")
     enrolled, _ = stored_detections_reader("klondike", 1, tmp_path / "enrolled.pkl", path)
     first, second = plain(image), enrolled(image)

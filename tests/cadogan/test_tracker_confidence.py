@@ -570,3 +570,56 @@ def test_a_covered_card_read_as_another_of_its_rank_is_read_as_the_models_card(
     for code in table.codes("t1")[:-1]:
         swapped = code not in reading.codes("t1")
         assert cards[("t1", code)] == (0.6 if swapped else 0.93)  # a put-back card is no sure read
+
+
+@pytest.mark.parametrize(
+    ("dig_unread", "taken", "sure", "named_once", "illegal"),
+    [
+        (True, "JD", 0.95, False, ("w-1>t1",)),  # the fan's unread middle card, read sure on the column: from under
+        (False, "JD", 0.95, False, ()),  # (the rule off: c-illegal-1's miss, the card later left out as a phantom)
+        (True, "JD", 0.6, False, ()),  # read unsure on the column: no accusation rests on it
+        (True, "JD", 0.95, True, ()),  # named once on the waste, outvoted: maybe the model's mistake, not hidden
+        (True, "3H", 0.95, False, ()),  # the waste's top card, read there before: the legal move, not from under
+    ],
+)
+def test_a_card_the_model_has_nowhere_put_on_a_column_came_from_under_an_unread_waste_card(
+    dig_unread: bool, taken: str, sure: float, named_once: bool, illegal: tuple[str, ...]
+) -> None:
+    # c-illegal-1 (kde_standard Canfield): the waste's fan shows three cards, the camera reads only its top one;
+    # the player pulls out the middle card and puts it on a column, the top card staying where it was
+    columns = {"t1": "4S", "t2": "2D", "t3": "KD", "t4": "7H"}
+    stock = "9C 8D 7S 4C 5D 10C 3H JD QS"
+    truth = make_table("canfield", {"s": stock, "r": "KC QC JC 6C 5C", "f1": "3S", **columns})
+
+    def read(table: Table) -> Table:
+        """The camera's reading: no stock card, only the waste's top card."""
+        view = camera_view(table)
+        piles = [
+            list(view.codes(p)[-1:]) if p == "w" else [] if p == "s" else list(view.codes(p)) for p in view.pile_ids
+        ]
+        return Table(view.game, piles, [0] * len(piles))
+
+    tracker = Tracker(partial=True, check_deal=False, dig_unread=dig_unread)
+    observe(tracker, [(read(truth), confidences(read(truth), 0.95))] * 6)
+    truth.push(Move.parse("s:3>w"))
+    assert [str(CARDS[c]) for c in truth.codes("w")] == ["QS", "JD", "3H"]
+    turned = read(truth)
+    frames = [(turned, confidences(turned, 0.95))] * 8
+    if named_once:  # one reading of the turn names the fan's middle card too
+        piles = [list(truth.codes(p)[1:]) if p == "w" else list(turned.codes(p)) for p in turned.pile_ids]
+        fan = Table(turned.game, piles, [0] * len(piles))
+        frames[3] = (fan, confidences(fan, 0.95))
+    events = observe(tracker, [None, *frames], start=1.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == [("s:3>w",)]
+    assert tracker.model is not None
+    assert tracker.model.codes("w")[:2] == (UNKNOWN, UNKNOWN)  # the fan's lower cards never voted in
+    # the player's change, made by hand: the card out of the waste, onto column 1
+    piles = {p: list(truth.codes(p)) for p in truth.pile_ids}
+    piles["w"].remove(parse_code(taken))
+    piles["t1"].append(parse_code(taken))
+    after = Table(truth.game, list(piles.values()), [truth.face_down_count(p) for p in truth.pile_ids])
+    moved = read(after)
+    events = observe(tracker, [None, *[(moved, confidences(moved, 0.95, **{taken: sure}))] * 12], start=3.0)
+    assert tuple(m for e in events if e.kind is EventKind.ILLEGAL for m in e.moves) == illegal
+    if illegal:
+        assert "was taken from under the 3 of hearts" in next(e.text for e in events if e.kind is EventKind.ILLEGAL)

@@ -273,7 +273,8 @@ def test_enrolment_of_a_rendered_spread(rec) -> None:  # type: ignore[no-untyped
     assert len(deck.negatives) > 0
     assert float((deck.negatives @ deck.embeddings.T).max()) < 0.999
     assert deck.probe is None, "a deck the classifier already reads needs no correction (PROBE_BELOW)"
-    assert deck.classifier_named is not None and deck.classifier_named >= 0.95
+    assert deck.classifier_named is not None
+    assert deck.classifier_named >= 0.95
     assert not deck.needed(), "a deck the classifier already reads is read by the classifier alone"
 
 
@@ -289,7 +290,8 @@ def test_a_deck_the_classifier_already_reads_is_read_as_without_enrolment(rec) -
     deck = enrol_image(image, rec).deck
     assert not deck.needed()
     gated, forced = replace(rec, deck=deck), replace(rec, deck=deck, deck_needed_below=2.0)
-    assert not gated.reads_deck and forced.reads_deck
+    assert not gated.reads_deck
+    assert forced.reads_deck
     differs = False
     for img, _ in scenes("kde_standard", 2, seed=7000):
         plain, with_deck = recognise(img, rec), recognise(img, gated)
