@@ -222,6 +222,14 @@ class Tracker:
     again; one read too briefly to tell leaves it as it is)."""
     repeat_after: float = 5.0
     """Seconds before the same "please hold still" is said again (a noisy reading would say it every frame)."""
+    doubt_after_unexplained: bool = True
+    """No accusation in the still table after one that was read but left unexplained (the tracker asked the
+    player to hold still): the model may lack a move the readings missed there, and a card that table showed
+    may go unread in this one (measured: the noisy reader, seed 1, k-legal-1: the QC put on the KH was read in 7
+    of 8 readings of a table no move explained; in the next, 3 readings in a row missed it and "red jack on red
+    king" was announced)."""
+    _behind: bool = False
+    """The last still table read was left unexplained (see ``doubt_after_unexplained``)."""
     _named_before: set[int] = field(default_factory=set)
     """Every card any reading named, anywhere, before the still table in view (see ``dig_unread``)."""
     _named_now: set[int] = field(default_factory=set)
@@ -246,6 +254,10 @@ class Tracker:
                 self._lost_tables += 1
             elif self._settled:
                 self._lost_tables = 0
+            if self._settled:
+                self._behind = False
+            elif self.model is not None and len(self._recent) >= self._need:
+                self._behind = True
             self._lost = False
             self._named_before |= self._named_now
             self._named_now.clear()
@@ -853,6 +865,8 @@ class Tracker:
         ]
         if self._midway and any(card != UNKNOWN and card not in self._confirmed for card in landed_on):
             sure_cap = 0.0  # nor, in a game taken up midway, on an unconfirmed card the moved cards were put on
+        if self._behind and self.doubt_after_unexplained:
+            sure_cap = 0.0  # nor right after a still table no move explained: the model may be a move behind
         if any(not face_up(model, p) and p not in self._seen_empty for p in touched):
             sure_cap = 0.0  # nor on a pile the model has empty that was never read empty
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
