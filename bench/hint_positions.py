@@ -18,6 +18,11 @@ The set shipped in ``bench/data/critical_positions.json`` (54 positions from 40 
 A second, disjoint set, ``bench/data/critical_positions_fresh.json`` (35 positions from seeds 1000-1025,
 session 7: ``hidden_play --first 1000 --nodes 3000 --max-moves 250 --record``, then ``--build``), checks that a
 change which helps the first set is not fitted to it: ``--positions bench/data/critical_positions_fresh.json``.
+Both were made by weaker hints than today's, which keeps the game won in 52 of the first set's 54: they no longer
+tell versions apart. The third set, ``bench/data/critical_positions_shipped_hint.json`` (60 positions from the 48
+lost games of seeds 2000-2079 played by the shipped hint, session 15: ``hidden_play --first 2000 --deals 80
+--budget 1.0 --max-moves 400 --record``, then ``--build``), is where today's hint goes wrong: it keeps the game
+won in 182 of 240 (4 hint seeds). Use it for hint work, and a set from other seeds to check a gain.
 One hint seed moves a set's score by about 4 of 54 with identical code: compare versions with ``--seeds 4``.
 
 ``--build``: for each lost game, the last position still won with every card known (binary search over the

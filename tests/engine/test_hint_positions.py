@@ -16,6 +16,8 @@ from engine.solver import Verdict
 from engine.table import Stage, Table
 
 FRESH = SHIPPED.with_name("critical_positions_fresh.json")  # the disjoint second set (seeds 1000-1025)
+# the third, from games of the shipped hint (seeds 2000-2079, session 15): where today's hint goes wrong
+TODAY = SHIPPED.with_name("critical_positions_shipped_hint.json")
 
 
 def _positions(path: Path = SHIPPED) -> list[dict[str, object]]:
@@ -23,7 +25,7 @@ def _positions(path: Path = SHIPPED) -> list[dict[str, object]]:
     return positions
 
 
-@pytest.mark.parametrize(("path", "least"), [(SHIPPED, 50), (FRESH, 30)])
+@pytest.mark.parametrize(("path", "least"), [(SHIPPED, 50), (FRESH, 30), (TODAY, 55)])
 def test_every_position_is_a_real_choice(path: Path, least: int) -> None:
     positions = _positions(path)
     assert len(positions) >= least
@@ -34,7 +36,7 @@ def test_every_position_is_a_real_choice(path: Path, least: int) -> None:
         assert Verdict.UNSOLVABLE.value in labels.values()
 
 
-@pytest.mark.parametrize("path", [SHIPPED, FRESH])
+@pytest.mark.parametrize("path", [SHIPPED, FRESH, TODAY])
 @pytest.mark.parametrize("label", [Verdict.SOLVED, Verdict.UNSOLVABLE])
 def test_a_labelled_move_does_what_its_label_says(label: Verdict, path: Path) -> None:
     position = _positions(path)[0]
