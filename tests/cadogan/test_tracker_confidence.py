@@ -648,3 +648,32 @@ def test_no_accusation_right_after_a_still_table_no_move_explained(between: str,
         assert EventKind.UNCLEAR in kinds(events)
     illegal = [e for e in events if e.kind is EventKind.ILLEGAL]
     assert [e.moves for e in illegal] == ([("t2:3>t3",)] if accused else [])
+
+
+@pytest.mark.parametrize(
+    ("waste", "onto", "unread", "found"),
+    [
+        ("?? QH", "t1", True, "w-1>t1"),  # under the waste's top card, onto a column
+        ("?? QH", "t1", False, None),  # only known cards are dug out unless asked
+        ("QH", "t1", True, None),  # the waste has no unread card; the reserve's unread ones never count
+        ("?? QH", "f1", True, None),  # onto a foundation: not a place a pulled-out card is put by this rule
+    ],
+)
+def test_dug_out_tries_unread_face_up_cards_of_the_waste_and_columns_only(
+    waste: str, onto: str, unread: bool, found: str | None
+) -> None:
+    from cadogan.tracker import dug_out
+
+    game = find_game("canfield")
+    ids = Table.dealt(game, 0).pile_ids
+
+    def table(piles: dict[str, str]) -> Table:
+        codes = [[UNKNOWN if c == "??" else parse_code(c) for c in piles.get(p, "").split()] for p in ids]
+        return Table(game, codes, [0] * len(codes))  # every card face up: unread, not face down
+
+    rest = {"r": "?? ?? AS", "t1": "4S", "t2": "KD", "f1": "3S"}
+    model = table({"w": waste, **rest})
+    # the camera now sees the waste's top and the 10 of clubs, a card the model has nowhere, on top of ``onto``
+    seen = table({**rest, "w": "QH", "r": "AS", onto: f"{rest[onto]} 10C"})
+    result = dug_out(model, seen, partial=True, unread=unread)
+    assert (None if result is None else result[1]) == found
