@@ -22,7 +22,9 @@ Both were made by weaker hints than today's, which keeps the game won in 52 of t
 tell versions apart. The third set, ``bench/data/critical_positions_shipped_hint.json`` (60 positions from the 48
 lost games of seeds 2000-2079 played by the shipped hint, session 15: ``hidden_play --first 2000 --deals 80
 --budget 1.0 --max-moves 400 --record``, then ``--build``), is where today's hint goes wrong: it keeps the game
-won in 182 of 240 (4 hint seeds). Use it for hint work, and a set from other seeds to check a gain.
+won in 182 of 240 (4 hint seeds). Built from this hint's own mistakes, it flatters any change that moves its
+choices (session 15: a change scored 188 here and lost 8 and 9 on the other two sets): confirm every gain on the
+other sets or on games.
 One hint seed moves a set's score by about 4 of 54 with identical code: compare versions with ``--seeds 4``.
 
 ``--build``: for each lost game, the last position still won with every card known (binary search over the
