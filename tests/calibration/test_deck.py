@@ -457,3 +457,21 @@ def _refused_in_one_line(tmp_path: Path, data: dict[str, Any], problem: str) -> 
         load_profile(str(path))
     assert problem in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_cli_says_an_unfamiliar_deck_will_be_read_with_its_enrolment(tmp_path: Path) -> None:
+    image, _ = _photo("kde_ancient_egyptians", 7)  # a deck the classifier misreads
+    photo = tmp_path / "deck.png"
+    cv2.imwrite(str(photo), image)
+    enrol = ["calibrate", "deck", "--source", str(photo), "--profile", "p.json", "--allow-missing"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cadogan", *enrol],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "recognition will use the enrolled deck" in done.stdout
+    assert "already knows this deck" not in done.stdout
+    assert load_deck(str(tmp_path / "p.json")).needed()
