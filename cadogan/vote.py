@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 
 from engine.cards import CARDS, UNKNOWN
 from engine.rules import Role
@@ -53,6 +54,8 @@ class Evidence:
         self._card_conf: dict[tuple[int, str], list[float]] = {}
         """The same with each card's own confidence where the reading gave one."""
         self._rank: dict[tuple[int, str], list[float]] = {}
+        self._orders: dict[str, list[dict[int, int]]] = {}
+        """Per pile, each reading's face-up cards with their places (0 the lowest): see ``by_rank``."""
         self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
         """Per pile, how many face-up cards each reading named there (those left in the vote)."""
         self.raw_sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
@@ -95,6 +98,8 @@ class Evidence:
                 self.sizes[pile].append(len(up))
                 if up:
                     self.tops[(up[-1], pile)] += 1
+                if len(up) > 1:
+                    self._orders.setdefault(pile, []).append({card: k for k, card in enumerate(dict.fromkeys(up))})
                 for k, card in enumerate(dict.fromkeys(up)):
                     self.seen.setdefault(card, Counter())[pile] += 1
                     self._conf.setdefault((card, pile), []).append(conf)
@@ -142,6 +147,10 @@ class Evidence:
         here = len(confs)
         total = sum(self.seen[card].values())
         return (1.0 - doubt) * here / total
+
+    def orders(self, pile: str) -> list[dict[int, int]]:
+        """Each reading of ``pile`` that showed two cards or more: its cards and their places (0 the lowest)."""
+        return self._orders.get(pile, [])
 
     def rank(self, card: int, pile: str) -> float:
         """Mean relative height of ``card`` in ``pile`` over the readings (0 bottom, 1 top)."""
@@ -348,8 +357,29 @@ def voted(evidence: Evidence, need: int, shape: dict[str, int] | None = None, do
 
 
 def by_rank(evidence: Evidence, pile: str, cards: list[int]) -> list[int]:
-    """``cards`` in the order the readings show them in ``pile`` (bottom first)."""
-    return sorted(cards, key=lambda card: evidence.rank(card, pile))
+    """``cards`` in the order the readings show them in ``pile`` (bottom first): by their mean relative height,
+    then two neighbours swapped while more of the readings that showed both put them the other way round. A
+    reading that misses a card shifts the others' relative heights: a fan read [6D 10C 8D 5H] once, then
+    [6D 10C] and [6D 10C 5H], put the 10C's mean height above the 8D's (the noisy reader, seed 1, c-legal-1: the
+    fan learnt in the wrong order, the next move unexplained, a false accusation later)."""
+    order = sorted(cards, key=lambda card: evidence.rank(card, pile))
+    if len(order) < 2:
+        return order
+    below: Counter[tuple[int, int]] = Counter()
+    for places in evidence.orders(pile):
+        shown = [card for card in order if card in places]
+        for a, b in combinations(shown, 2):
+            below[(a, b) if places[a] < places[b] else (b, a)] += 1
+    for _ in range(len(order)):  # bounded: readings that contradict each other in a cycle must not loop
+        swapped = False
+        for k in range(len(order) - 1):
+            a, b = order[k], order[k + 1]
+            if below[(b, a)] > below[(a, b)]:
+                order[k], order[k + 1] = b, a
+                swapped = True
+        if not swapped:
+            break
+    return order
 
 
 def completed(
@@ -402,7 +432,7 @@ def completed(
                 for card in kept
                 if card != UNKNOWN and evidence.support(card, pile) >= (1 if card == kept[-1] else need)
             ]
-            shown = sorted(shown, key=lambda card: evidence.rank(card, pile))
+            shown = by_rank(evidence, pile, shown)
             kept = (shown if fanned else shown[-1:]) if shown else kept[-1:]
         unseen += sum(1 for card in in_sight(model, pile, partial) if card not in kept and card not in placed)
         down = evidence.down(pile)

@@ -677,3 +677,25 @@ def test_dug_out_tries_unread_face_up_cards_of_the_waste_and_columns_only(
     seen = table({**rest, "w": "QH", "r": "AS", onto: f"{rest[onto]} 10C"})
     result = dug_out(model, seen, partial=True, unread=unread)
     assert (None if result is None else result[1]) == found
+
+
+@pytest.mark.parametrize(
+    ("readings", "order"),
+    [
+        # the noisy reader's c-legal-1 fan: by mean relative height the 8D (read once between) sank under the 10C
+        (["6D 10C 8D 5H", "6D 10C", "6D 10C 5H", "6D 8D 5H"], "6D 10C 8D 5H"),
+        (["6D 10C 8D 5H"] * 3, "6D 10C 8D 5H"),  # every reading whole: the readings' order
+        (["AS 2S", "2S 3S", "3S 4S"], "AS 2S 3S 4S"),  # never read all at once: chained by pairs
+        (["AS 2S", "2S AS", "AS 2S"], "AS 2S"),  # readings disagree: the majority
+    ],
+)
+def test_the_vote_orders_a_pile_by_what_the_readings_show_of_each_pair(readings: list[str], order: str) -> None:
+    from cadogan.vote import by_rank, voted
+
+    def reading(fan: str) -> Table:
+        return make_table("klondike", {"w": fan, "t1": "KS"})
+
+    evidence = Evidence([(reading(fan), 0.9) for fan in readings])
+    want = [parse_code(c) for c in order.split()]
+    assert by_rank(evidence, "w", sorted(want)) == want
+    assert list(voted(evidence, 1).codes("w")) == want
