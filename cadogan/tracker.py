@@ -224,12 +224,13 @@ class Tracker:
     """Seconds before the same "please hold still" is said again (a noisy reading would say it every frame)."""
     doubt_after_unexplained: bool = True
     """No accusation in the still table after one that was read but left unexplained (the tracker asked the
-    player to hold still): the model may lack a move the readings missed there, and a card that table showed
-    may go unread in this one (measured: the noisy reader, seed 1, k-legal-1: the QC put on the KH was read in 7
-    of 8 readings of a table no move explained; in the next, 3 readings in a row missed it and "red jack on red
-    king" was announced)."""
-    _behind: bool = False
-    """The last still table read was left unexplained (see ``doubt_after_unexplained``)."""
+    player to hold still) that rests on a pile where that table's vote had a card the accused table lacks: the
+    model may lack a move the readings missed there, and that card may go unread now (measured: the noisy
+    reader, seed 1, k-legal-1: the QC put on the KH was read in 7 of 8 readings of a table no move explained; in
+    the next, 3 readings in a row missed it and "red jack on red king" was announced)."""
+    _behind: frozenset[tuple[int, str]] = frozenset()
+    """Where the vote of the last still table put its cards, if that table was read but left unexplained (see
+    ``doubt_after_unexplained``); empty otherwise."""
     _named_before: set[int] = field(default_factory=set)
     """Every card any reading named, anywhere, before the still table in view (see ``dig_unread``)."""
     _named_now: set[int] = field(default_factory=set)
@@ -255,9 +256,9 @@ class Tracker:
             elif self._settled:
                 self._lost_tables = 0
             if self._settled:
-                self._behind = False
+                self._behind = frozenset()
             elif self.model is not None and len(self._recent) >= self._need:
-                self._behind = True
+                self._behind = self._vote or frozenset()
             self._lost = False
             self._named_before |= self._named_now
             self._named_now.clear()
@@ -865,8 +866,12 @@ class Tracker:
         ]
         if self._midway and any(card != UNKNOWN and card not in self._confirmed for card in landed_on):
             sure_cap = 0.0  # nor, in a game taken up midway, on an unconfirmed card the moved cards were put on
-        if self._behind and self.doubt_after_unexplained:
-            sure_cap = 0.0  # nor right after a still table no move explained: the model may be a move behind
+        if self.doubt_after_unexplained and self._behind:
+            everywhere = {card for p in after.pile_ids for card in face_up(after, p)}
+            if any(pile in touched and card not in everywhere for card, pile in self._behind):
+                # nor on a pile where the still table before, which no move explained, had a card the accused
+                # table lacks: the model may be a move behind, and that card now unread
+                sure_cap = 0.0
         if any(not face_up(model, p) and p not in self._seen_empty for p in touched):
             sure_cap = 0.0  # nor on a pile the model has empty that was never read empty
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
