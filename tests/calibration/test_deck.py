@@ -355,18 +355,19 @@ def test_a_photo_with_40_cards_names_the_12_missing(rec) -> None:  # type: ignor
     assert len(missing) <= 15, missing
 
 
+def _cadogan(*args: str) -> subprocess.CompletedProcess[str]:
+    """``cadogan ARGS`` in a fresh process, from the checkout."""
+    return subprocess.run(
+        [sys.executable, "-m", "cadogan", *args], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+
+
 def test_cli_40_cards_exits_2_with_one_line(tmp_path: Path) -> None:
     image, _ = _photo(*PHOTO, missing=MISSING)
     photo = tmp_path / "deck.jpg"
     cv2.imwrite(str(photo), image)
     profile = tmp_path / "p.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "cadogan", "calibrate", "deck", "--source", str(photo), "--profile", str(profile)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    done = _cadogan("calibrate", "deck", "--source", str(photo), "--profile", str(profile))
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
@@ -390,14 +391,7 @@ def test_cli_enrols_then_see_uses_the_profile(tmp_path: Path) -> None:
     photo = tmp_path / "deck.png"
     cv2.imwrite(str(photo), image)
     profile = tmp_path / "p.json"
-    cli = [sys.executable, "-m", "cadogan"]
-    done = subprocess.run(
-        [*cli, "calibrate", "deck", "--source", str(photo), "--profile", str(profile)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    done = _cadogan("calibrate", "deck", "--source", str(photo), "--profile", str(profile))
     assert done.returncode == 0, done.stderr
     assert "enrolled 52 of 52 cards" in done.stdout
     assert "it already knows this deck, so recognition reads it as before" in done.stdout
@@ -412,13 +406,7 @@ def test_cli_enrols_then_see_uses_the_profile(tmp_path: Path) -> None:
         options=RenderOptions(max_tilt=20, hand_probability=0.0),
     )
     cv2.imwrite(str(tmp_path / "table.png"), table)
-    done = subprocess.run(
-        [*cli, "see", str(tmp_path / "table.png"), "--game", "klondike", "--deck-profile", str(profile)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    done = _cadogan("see", str(tmp_path / "table.png"), "--game", "klondike", "--deck-profile", str(profile))
     assert done.returncode == 0, done.stderr
 
 
@@ -463,15 +451,9 @@ def test_cli_says_an_unfamiliar_deck_will_be_read_with_its_enrolment(tmp_path: P
     image, _ = _photo("kde_ancient_egyptians", 7)  # a deck the classifier misreads
     photo = tmp_path / "deck.png"
     cv2.imwrite(str(photo), image)
-    enrol = ["calibrate", "deck", "--source", str(photo), "--profile", "p.json", "--allow-missing"]
-    done = subprocess.run(
-        [sys.executable, "-m", "cadogan", *enrol],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=False,
-    )
+    profile = tmp_path / "p.json"
+    done = _cadogan("calibrate", "deck", "--source", str(photo), "--profile", str(profile), "--allow-missing")
     assert done.returncode == 0, done.stderr
     assert "recognition will use the enrolled deck" in done.stdout
     assert "already knows this deck" not in done.stdout
-    assert load_deck(str(tmp_path / "p.json")).needed()
+    assert load_deck(str(profile)).needed()
