@@ -129,6 +129,13 @@ def _named(dets: Any, truth: Any) -> tuple[int, int, int, int]:
     return seen, named, len(dets), int(np.sum(~good))
 
 
+def _named_with(probs: Any, emb: Any, want: Any, deck: DeckProfile, weight: float, used: bool) -> int:
+    """True boxes named right as recognition with ``deck`` would: its match, or the classifier alone where the
+    deck is not ``used`` (``Recogniser.reads_deck``)."""
+    p = match_probabilities(probs, emb[:, 0], deck, weight=weight) if used else probs[:, :52]
+    return int(np.sum(p.argmax(1) == want))
+
+
 def bench_deck(
     deck_name: str,
     rec: Recogniser,
@@ -179,16 +186,10 @@ def bench_deck(
             cls_total += len(tn)
             cls_before += int(np.sum(probs[:, :52].argmax(1) == want))
             cls_oracle += int(np.sum(match_probabilities(probs, emb[:, 0], oracle).argmax(1) == want))
-            p = (
-                match_probabilities(probs, emb[:, 0], no_probe, weight=after.deck_weight)
-                if after.reads_deck
-                else probs[:, :52]
-            )
-            cls_no_probe += int(np.sum(p.argmax(1) == want))
+            used = after.reads_deck
+            cls_no_probe += _named_with(probs, emb, want, no_probe, after.deck_weight, used)
             for t, w in grid:
-                d = replace(deck, temperature=t)
-                p = match_probabilities(probs, emb[:, 0], d, weight=w) if after.reads_deck else probs[:, :52]
-                cls_after[(t, w)] += int(np.sum(p.argmax(1) == want))
+                cls_after[(t, w)] += _named_with(probs, emb, want, replace(deck, temperature=t), w, used)
         runs = [("before", rec), ("after", after), ("after, no probe", replace(after, deck=no_probe))]
         runs += [(f"after w={w}", replace(after, deck_weight=w)) for w in weights if w != after.deck_weight]
         for key, r in runs:

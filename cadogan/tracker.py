@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial as bind
@@ -1299,46 +1299,51 @@ def dug_out(model: Table, seen: Table, partial: bool = False, unread: bool = Fal
     card explains it, a card the model has nowhere, seen on top of a pile, may come from a face-up place
     the model holds unknown (see ``Tracker.dig_unread``).
     """
-    known = {code for pile in model.pile_ids for code in model.codes(pile)}
-    for pass_unread in (False, True) if unread else (False,):
-        for src in model.pile_ids:
-            codes = model.codes(src)
-            down = model.face_down_count(src)
-            # an unread card: the nearest the top first (the card a hand reaches for under the top one)
-            positions = range(len(codes) - 2, down - 1, -1) if pass_unread else range(down, len(codes) - 1)
-            for position in positions:
-                if (codes[position] == UNKNOWN) != pass_unread:
-                    continue
-                rest = [*codes[:position], *codes[position + 1 :]]
-                for dst in model.pile_ids:
-                    card = codes[position]
-                    if pass_unread:
-                        # from a fanned waste or a column onto a column only: a reserve's or a squared pile's
-                        # unread cards come to light by legal moves, which the readings have not yet caught up with
-                        roles = (model.game.pile(src).role, model.game.pile(dst).role)
-                        if roles[0] not in (Role.WASTE, Role.TABLEAU) or roles[1] is not Role.TABLEAU:
-                            continue
-                        top = seen.codes(dst)[-1:] if dst != src else []
-                        if not top or top[0] == UNKNOWN or top[0] in known:
-                            continue
-                        card = top[0]
-                    if dst == src:
-                        continue
-                    piles = [list(model.codes(p)) for p in model.pile_ids]
-                    piles[model.pile_ids.index(src)] = rest
-                    piles[model.pile_ids.index(dst)].append(card)
-                    downs = [model.face_down_count(p) for p in model.pile_ids]
-                    after = Table(model.game, piles, downs, passes=model.passes, stage=model.stage)
-                    if agrees(after, seen, partial):
-                        over = codes[position + 1]
-                        above = len(codes) - 1 - position
-                        reason = (
-                            f"the {CARDS[card].sentence} was taken from under the {CARDS[over].sentence}"
-                            if over != UNKNOWN
-                            else f"the {CARDS[card].sentence} was taken from under another card"
-                        )
-                        return after, f"{src}-{above}>{dst}", reason + ": only a pile's top card may be moved"
+    for src, position, dst, card in _dug_candidates(model, seen, unread):
+        codes = model.codes(src)
+        piles = [list(model.codes(p)) for p in model.pile_ids]
+        piles[model.pile_ids.index(src)] = [*codes[:position], *codes[position + 1 :]]
+        piles[model.pile_ids.index(dst)].append(card)
+        downs = [model.face_down_count(p) for p in model.pile_ids]
+        after = Table(model.game, piles, downs, passes=model.passes, stage=model.stage)
+        if agrees(after, seen, partial):
+            over = codes[position + 1]
+            reason = (
+                f"the {CARDS[card].sentence} was taken from under the {CARDS[over].sentence}"
+                if over != UNKNOWN
+                else f"the {CARDS[card].sentence} was taken from under another card"
+            )
+            return after, f"{src}-{len(codes) - 1 - position}>{dst}", reason + ": only a pile's top card may be moved"
     return None
+
+
+def _dug_candidates(model: Table, seen: Table, unread: bool) -> Iterator[tuple[str, int, str, int]]:
+    """(source pile, position, destination pile, card) of each card ``dug_out`` tries: every known face-up card
+    under another onto every other pile; then, with ``unread``, every unread face-up card of a fanned waste or a
+    column, the nearest the top first (the card a hand reaches for under the top one), onto a column whose top
+    card in ``seen`` the model has nowhere (a reserve's or a squared pile's unread cards come to light by legal
+    moves the readings have not yet caught up with)."""
+    for src in model.pile_ids:
+        codes, down = model.codes(src), model.face_down_count(src)
+        for position in range(down, len(codes) - 1):
+            if codes[position] != UNKNOWN:
+                yield from ((src, position, dst, codes[position]) for dst in model.pile_ids if dst != src)
+    if not unread:
+        return
+    known = {code for pile in model.pile_ids for code in model.codes(pile)}
+    known.add(UNKNOWN)
+    tops = {
+        dst: top[0]
+        for dst in model.pile_ids
+        if model.game.pile(dst).role is Role.TABLEAU and (top := seen.codes(dst)[-1:]) and top[0] not in known
+    }
+    for src in model.pile_ids:
+        if model.game.pile(src).role not in (Role.WASTE, Role.TABLEAU):
+            continue
+        codes, down = model.codes(src), model.face_down_count(src)
+        for position in range(len(codes) - 2, down - 1, -1):
+            if codes[position] == UNKNOWN:
+                yield from ((src, position, dst, card) for dst, card in tops.items() if dst != src)
 
 
 def _start_from_sighting(seen: Table) -> Table:

@@ -98,9 +98,10 @@ class Evidence:
                 self.sizes[pile].append(len(up))
                 if up:
                     self.tops[(up[-1], pile)] += 1
-                if len(up) > 1:
-                    self._orders.setdefault(pile, []).append({card: k for k, card in enumerate(dict.fromkeys(up))})
-                for k, card in enumerate(dict.fromkeys(up)):
+                unique = list(dict.fromkeys(up))
+                if len(unique) > 1:
+                    self._orders.setdefault(pile, []).append({card: k for k, card in enumerate(unique)})
+                for k, card in enumerate(unique):
                     self.seen.setdefault(card, Counter())[pile] += 1
                     self._conf.setdefault((card, pile), []).append(conf)
                     mine = conf if own is None else own.get((pile, card), conf)

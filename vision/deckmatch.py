@@ -271,7 +271,7 @@ def classifier_named(photos: list[tuple[U8, F32, list[int]]], classifier: OnnxMo
     right = total = 0
     for image, boxes, cards in photos:
         if len(boxes):
-            probs, _ = _both_ways(crops_of(image, boxes), classifier)
+            probs, _ = classify_and_embed(image, boxes, classifier)
             right += int(np.sum(probs.argmax(1) == np.asarray(cards)))
             total += len(boxes)
     return right / total if total else 0.0

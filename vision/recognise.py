@@ -124,7 +124,7 @@ def detector_maps(frame: U8, rec: Recogniser) -> tuple[F32, float, int]:
     h, w = frame.shape[:2]
     scale = rec.det_width / w
     dh = round(h * scale)
-    small = cv2.resize(frame, (rec.det_width, dh), interpolation=cv2.INTER_AREA)
+    small = frame if w == rec.det_width else cv2.resize(frame, (rec.det_width, dh), interpolation=cv2.INTER_AREA)
     ph = (dh + 15) // 16 * 16
     if ph != dh:  # pad with edge pixels: a black band would look like a table edge
         small = cv2.copyMakeBorder(small, 0, ph - dh, 0, 0, cv2.BORDER_REPLICATE)
