@@ -158,10 +158,10 @@ def bench_deck(
             q = np.array(ix.image)
             ob.append([*q.min(0), *q.max(0)])
             on.append(class_of(c.card))
-    from vision.deckmatch import embed_views
+    from vision.deckmatch import embed_views, prototype_rows
 
-    oemb = embed_views(image, np.array(ob, np.float32), rec.classifier)
-    oracle = DeckProfile(tuple(np.repeat(on, oemb.shape[1]).tolist()), oemb.reshape(-1, oemb.shape[-1]), deck.model)
+    orows, olabels = prototype_rows(embed_views(image, np.array(ob, np.float32), rec.classifier), on)
+    oracle = DeckProfile(olabels, orows, deck.model)
     cls_oracle = 0
     after = replace(rec, deck=deck)
     grid = [(t, w) for t in (0.05, 0.1) for w in (0.0, 0.25, 0.5, 1.0)]

@@ -51,6 +51,7 @@ by the rules it is a misreading).
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -139,8 +140,16 @@ class Tracker:
     """Per reading in ``_recent``, the face-down cards it saw per pile (None: the reader does not look for backs)."""
     _known: dict[tuple[int, str], float] = field(default_factory=dict)
     """The last still table's cards: (card, pile) -> the confidence logged for it."""
-    _best_read: dict[tuple[int, str], float] = field(default_factory=dict)
-    """(card, pile) -> the highest confidence of its own any reading of a still table named the card there with."""
+    _reads: dict[tuple[int, str], list[float]] = field(default_factory=dict)
+    """(card, pile) -> the confidences of its own with which readings of still tables named the card there."""
+    steady_card: float = 0.6
+    """A column's top card counts as read sure for ``doubt_weak_reads`` only if, besides one reading at
+    ``sure_card``, half the readings named it there with at least this: an index too blurred to read (a 2 of hearts
+    read as the 3 at 0.48-0.52, once at 0.64 and once at 0.71) is sometimes named sure once, and a legal move onto
+    it then looked illegal (c-illegal-1, session 16's classifier: 9 moves and both illegal moves lost). Midway
+    between ``new_card`` and ``sure_card``, and fitted on two cards, so a guess: k-illegal-1's 4 of hearts, read
+    right at 0.62-0.72, must stay sure (its median 0.68), or the red 2 put on it is no longer an illegal move. 0:
+    one reading at ``sure_card`` is enough, as before."""
     _ended: bool = False
     _last_unclear: tuple[str, float] | None = None
     _settled: bool = False
@@ -716,7 +725,7 @@ class Tracker:
             up = face_up(model, pile)
             if model.game.pile(pile).role is not Role.TABLEAU or not up or up[-1] == UNKNOWN or pile in self._unread:
                 continue
-            if self._best_read.get((up[-1], pile), 0.0) >= self.sure_card:
+            if self._read_sure(up[-1], pile):
                 continue
             covered: dict[tuple[object, ...], tuple[Table, int]] = {}
             for seen, unseen in tries.values():
@@ -733,6 +742,12 @@ class Tracker:
                 return blank, pile, found
         return None
 
+    def _read_sure(self, card: int, pile: str) -> bool:
+        """Whether readings named ``card`` at ``pile`` surely enough to take it at its word (``doubt_weak_reads``):
+        one of them with ``sure_card`` confidence, and half with ``steady_card``."""
+        reads = self._reads.get((card, pile), [])
+        return bool(reads) and max(reads) >= self.sure_card and statistics.median(reads) >= self.steady_card
+
     def _waste_doubted(
         self, model: Table, evidence: Evidence, best: tuple[int, int, Table, Explanation]
     ) -> tuple[Table, tuple[int, int, Table, Explanation]] | None:
@@ -745,7 +760,7 @@ class Tracker:
             codes = model.codes(pile)
             known = [i for i in reversed(range(len(codes))) if codes[i] != UNKNOWN][:3]
             for index in known:
-                doubted = self._best_read.get((codes[index], pile), 0.0)
+                doubted = max(self._reads.get((codes[index], pile), [0.0]))
                 if doubted >= self.doubt_weak_waste:
                     continue
                 blank = with_card(model, pile, index, UNKNOWN)
@@ -1000,8 +1015,7 @@ class Tracker:
                     continue
                 if evidence.support(card, pile) > 0:
                     sure = evidence.card_confidence(card, pile)
-                    best = max(self._best_read.get((card, pile), 0.0), evidence.best_card(card, pile))
-                    self._best_read[(card, pile)] = best
+                    self._reads.setdefault((card, pile), []).extend(evidence.card_reads(card, pile))
                 else:
                     sure = self._known.get((card, pile), 0.0)
                 known[(card, pile)] = sure

@@ -136,6 +136,10 @@ class Evidence:
         """As ``confidence``, from the card's own confidence in each reading (where the reader gave one)."""
         return self._combined(card, pile, self._card_conf)
 
+    def card_reads(self, card: int, pile: str) -> list[float]:
+        """The card's own confidence in each reading that saw it at ``pile``."""
+        return list(self._card_conf.get((card, pile), []))
+
     def best_card(self, card: int, pile: str) -> float:
         """The card's own highest confidence in any reading that saw it at ``pile`` (0 if none did)."""
         return max(self._card_conf.get((card, pile), [0.0]))

@@ -9,6 +9,7 @@ and keeps, for each card, the classifier's ``embedding`` output of its index cro
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +39,8 @@ SCALES = (0.9, 1.1)
 BLURS = (0.0, 1.0)
 MIN_FOUND = 0.2  # the weighted detector score (share of the best) a candidate needs to take part in the grid
 MAX_NEGATIVES = 256  # non-index crops kept from an enrolment photo (each both ways up)
+# Ranks whose index turned 180 degrees reads as another rank: a turned view of one is never its prototype
+TURN_TWINS = frozenset({"6", "9"})
 INDEX_AT_DETECTOR = 16.0  # px: an index's box side in the detector's input in a 1280 x 720 game render
 # The probe (calibration.deck.Probe): jittered views per enrolled crop (each also turned 180 degrees) and per
 # non-index crop, and its L2 penalty; chosen on bench.enrol selection renders (notes: enr7)
@@ -118,6 +121,28 @@ def embed_views(
     n, v = len(boxes), len(angles) * len(scales) * len(blurs)
     e = outs["embedding"].reshape(2, n, v, -1).transpose(1, 2, 0, 3).reshape(n, v * 2, -1)
     return normalise(e)
+
+
+def _turn_proof(card: int) -> bool:
+    """Whether a card's index turned 180 degrees is still only that card's: not for a 6 or a 9, whose turned
+    rank is the other's (on a deck whose index is the rank alone, printed upright in both corners, a 6 turned
+    is a 9 to the pixel: kde_ancient_egyptians)."""
+    return NAMES[card][:-1] not in TURN_TWINS
+
+
+def prototype_rows(views: F32, cards: Sequence[int]) -> tuple[F32, tuple[int, ...]]:
+    """The prototype rows (k, dim) of ``embed_views``' output (crops, views, dim) and their cards: every view of
+    each crop, but for a 6 or a 9 only the views as photographed (a turned one would be the other card's)."""
+    n, v2, dim = views.shape
+    pairs = views.reshape(n, v2 // 2, 2, dim)
+    rows: list[F32] = []
+    labels: list[int] = []
+    for crop, card in zip(pairs, cards, strict=True):
+        kept = crop.reshape(-1, dim) if _turn_proof(card) else crop[:, 0]
+        rows.append(kept)
+        labels += [card] * len(kept)
+    out: F32 = np.ascontiguousarray(np.concatenate(rows) if rows else np.zeros((0, dim), np.float32), np.float32)
+    return out, tuple(labels)
 
 
 def classify_and_embed(frame: U8, boxes: F32, classifier: OnnxModel) -> tuple[F32, F32]:
@@ -243,8 +268,7 @@ def _enrol_look(image: U8, rec: Recogniser, source: str, boxes: F32, weight: npt
             chosen.append(int(idx[m]))
     if not labels:
         raise EnrolmentError(f"{source or 'the photo'}: no cards found")
-    views = embed_views(image, boxes[chosen], classifier)  # (crops, views, dim)
-    rows = views.reshape(-1, views.shape[-1])
+    rows, row_labels = prototype_rows(embed_views(image, boxes[chosen], classifier), labels)
     found = set(labels)
     if len(found) < 13:  # a few stray "cells" of some other picture: not an enrolment photo
         raise EnrolmentError(
@@ -254,8 +278,8 @@ def _enrol_look(image: U8, rec: Recogniser, source: str, boxes: F32, weight: npt
     missing = [NAMES[k] for k in range(len(NAMES)) if k not in found]
     negative_boxes, negatives = _negatives(image, boxes, chosen, classifier)
     deck = DeckProfile(
-        tuple(label for label in labels for _ in range(views.shape[1])),
-        rows.astype(np.float32),
+        row_labels,
+        rows,
         fingerprint(classifier),
         source=source,
         negatives=negatives,
@@ -328,6 +352,7 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
     labels: list[int] = []
     rows: list[F32] = []
     crops: list[F32] = []
+    crop_cards: list[int] = []
     negatives: list[F32] = []
     seen: list[tuple[U8, F32, list[int], F32]] = []
     for name, image in photos:
@@ -339,10 +364,11 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
             ) from None
         boxes, weight = _looks(image, rec, name, first_only=True)[0]
         best = _corner_pair(boxes, weight)
-        views = embed_views(image, boxes[best], rec.classifier)
-        rows.append(views.reshape(-1, views.shape[-1]))
-        labels += [card] * (len(best) * views.shape[1])
+        card_rows, card_labels = prototype_rows(embed_views(image, boxes[best], rec.classifier), [card] * len(best))
+        rows.append(card_rows)
+        labels += card_labels
         crops += [boxes[int(b)] for b in best]
+        crop_cards += [card] * len(best)
         negative_boxes, negative_rows = _negatives(image, boxes, [int(b) for b in best], rec.classifier)
         negatives.append(negative_rows)
         seen.append((image, boxes[best], [card] * len(best), negative_boxes[:4]))
@@ -362,8 +388,7 @@ def enrol_cards(photos: list[tuple[str, U8]], rec: Recogniser, *, source: str = 
     )
     named = classifier_named([(image, boxes, cards) for image, boxes, cards, _ in seen], rec.classifier)
     deck = replace(deck, probe=probe_of(seen, rec.classifier), classifier_named=named)
-    per = len(labels) // max(len(crops), 1)
-    return Enrolment(deck, missing, np.array(crops, np.float32).reshape(-1, 4), tuple(labels[:: max(per, 1)]))
+    return Enrolment(deck, missing, np.array(crops, np.float32).reshape(-1, 4), tuple(crop_cards))
 
 
 @dataclass(frozen=True, slots=True)

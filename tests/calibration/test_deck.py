@@ -457,3 +457,53 @@ def test_cli_says_an_unfamiliar_deck_will_be_read_with_its_enrolment(tmp_path: P
     assert "recognition will use the enrolled deck" in done.stdout
     assert "already knows this deck" not in done.stdout
     assert load_deck(str(profile)).needed()
+
+
+def test_a_six_or_a_nine_keeps_no_turned_prototype() -> None:
+    """A 6 turned 180 degrees is a 9 (to the pixel where the index is the rank alone): its turned views would be
+    the other card's prototypes; every other card keeps its views both ways up."""
+    from vision.deckmatch import prototype_rows
+
+    views, dim = 3, 8
+    embedded = _unit(2 * views * 2, dim, 3).reshape(2, views * 2, dim)  # two crops: each view, then it turned
+    six, seven = class_of("6H"), class_of("7H")
+    rows, labels = prototype_rows(embedded, [six, seven])
+    assert labels == (six,) * views + (seven,) * (2 * views)
+    assert np.array_equal(rows[:views], embedded[0, 0::2])  # the six: only its views as photographed
+    assert np.array_equal(rows[views:], embedded[1])
+
+
+def test_an_enrolled_deck_tells_its_upright_6s_from_its_9s(rec, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """kde_ancient_egyptians prints only the rank in its indices, upright in both corners: the classifier, which
+    reads indices either way up, confuses its 6s and 9s, and so did prototypes kept both ways up."""
+    import vision.deckmatch as deckmatch
+    from bench.enrol import scenes
+
+    image, _ = _photo("kde_ancient_egyptians", 7)
+    deck = deckmatch.enrol_image(image, rec).deck
+    monkeypatch.setattr(deckmatch, "_turn_proof", lambda card: True)  # as before: every card's turned views kept
+    both_ways = deckmatch.enrol_image(image, rec).deck
+    total = by_classifier = 0
+    named = {"enrolled": 0, "both ways up": 0}
+    for img, truth in scenes("kde_ancient_egyptians", 4, seed=7000):
+        boxes, cards = [], []
+        for card in truth.cards:
+            if card.face_up and card.card and card.card[:-1] in ("6", "9"):
+                for index in card.indices:
+                    if index.hidden <= 0.25:
+                        corners = np.array(index.image)
+                        boxes.append([*corners.min(0), *corners.max(0)])
+                        cards.append(class_of(card.card))
+        if not boxes:
+            continue
+        probs, embeddings = deckmatch.classify_and_embed(img, np.array(boxes, np.float32), rec.classifier)
+        want = np.array(cards)
+        total += len(want)
+        by_classifier += int(np.sum(probs[:, :52].argmax(1) == want))
+        for key, d in (("enrolled", deck), ("both ways up", both_ways)):
+            p = match_probabilities(probs, embeddings[:, 0], d, weight=rec.deck_weight)
+            named[key] += int(np.sum(p.argmax(1) == want))
+    assert total >= 8
+    assert named["enrolled"] >= total - 1, (named, total)
+    assert named["both ways up"] < named["enrolled"], named
+    assert by_classifier < named["enrolled"], (by_classifier, named)
