@@ -236,3 +236,29 @@ def test_a_deep_cascade_s_first_card_below_its_backs_is_no_misplaced_head() -> N
     keep[drop] = False
     assert len(drop) == 9
     assert assemble(dets[keep], "klondike").names() == expected_piles(truth, "klondike")[0]
+
+
+@pytest.mark.parametrize(
+    ("top_left", "bottom_right", "kept"),
+    [
+        ("6H", "9H", "6H"),  # a 6 and a 9 of one suit: the top-left corner, printed upright on every deck
+        ("9D", "6D", "9D"),
+        ("8S", "8H", "8H"),  # any other misread pair: the more confident read
+        ("6C", "9H", "9H"),  # a 6 and a 9 of two suits are no turned pair
+    ],
+)
+def test_a_card_whose_two_corners_read_as_a_6_and_a_9_keeps_its_top_left_name(
+    top_left: str, bottom_right: str, kept: str
+) -> None:
+    """kde_ancient_egyptians prints its bottom-right index upright, and the classifier, which reads indices either
+    way up, takes its 6s' bottom-right corner for a 9 (more confidently than the top-left's 6)."""
+    from vision.assemble import _misread_corners
+
+    offset = np.array([60.0, 90.0])
+    centres = np.array([[100.0, 100.0], [160.0, 190.0], [400.0, 100.0]])
+    confidence = np.array([0.6, 0.9, 0.8], np.float32)
+    groups = [(top_left, [0]), (bottom_right, [1]), ("KS", [2])]
+    merged = _misread_corners(groups, centres, confidence, offset)
+    assert ("KS", [2]) in merged
+    assert (kept, [0, 1]) in merged
+    assert len(merged) == 2
