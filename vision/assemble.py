@@ -50,7 +50,7 @@ from engine import Table, find_game
 from engine.formats import read_table
 from engine.rules import Base, Build, Game, Role
 from engine.status import Problem
-from vision.cards import NAMES, RANKS
+from vision.cards import NAMES, RANKS, turn_twins
 from vision.detections import BACK, Detections
 
 CARD_PER_INDEX = 5.0  # card height / index height: 5.4 for the renderer's decks (median), 3.9 for a poker deck
@@ -248,14 +248,9 @@ def _misread_corners(
         if a not in done and b not in done:
             done |= {a, b}
             i, j = groups[a][1][0], groups[b][1][0]  # i at the top-left corner, j a card's corners away
-            upright = _turn_twins(groups[a][0], groups[b][0]) or confidence[i] >= confidence[j]
+            upright = turn_twins(groups[a][0], groups[b][0]) or confidence[i] >= confidence[j]
             merged.append((groups[a][0] if upright else groups[b][0], [i, j]))
     return [g for k, g in enumerate(groups) if k not in done] + merged
-
-
-def _turn_twins(a: str, b: str) -> bool:
-    """Whether two card names are a 6 and a 9 of one suit: each other's index turned 180 degrees."""
-    return a[-1] == b[-1] and {a[:-1], b[:-1]} == {"6", "9"}
 
 
 def reconcile(dets: Detections, card_h: float, packs: int = 1, fits: list[bool] | None = None) -> list[SeenCard]:

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from calibration.deck import NOT_AN_INDEX, DeckProfile, EnrolmentError, Probe, fit_probe, normalise
 from calibration.spread import SpreadError, find_grid
-from vision.cards import NAMES, class_of
+from vision.cards import NAMES, TURN_TWIN_RANKS, class_of
 from vision.crops import square_crop
 from vision.model import ModelError, OnnxModel
 
@@ -39,8 +39,6 @@ SCALES = (0.9, 1.1)
 BLURS = (0.0, 1.0)
 MIN_FOUND = 0.2  # the weighted detector score (share of the best) a candidate needs to take part in the grid
 MAX_NEGATIVES = 256  # non-index crops kept from an enrolment photo (each both ways up)
-# Ranks whose index turned 180 degrees reads as another rank: a turned view of one is never its prototype
-TURN_TWINS = frozenset({"6", "9"})
 INDEX_AT_DETECTOR = 16.0  # px: an index's box side in the detector's input in a 1280 x 720 game render
 # The probe (calibration.deck.Probe): jittered views per enrolled crop (each also turned 180 degrees) and per
 # non-index crop, and its L2 penalty; chosen on bench.enrol selection renders (notes: enr7)
@@ -125,9 +123,8 @@ def embed_views(
 
 def _turn_proof(card: int) -> bool:
     """Whether a card's index turned 180 degrees is still only that card's: not for a 6 or a 9, whose turned
-    rank is the other's (on a deck whose index is the rank alone, printed upright in both corners, a 6 turned
-    is a 9 to the pixel: kde_ancient_egyptians)."""
-    return NAMES[card][:-1] not in TURN_TWINS
+    rank is the other's (``vision.cards.TURN_TWIN_RANKS``)."""
+    return NAMES[card][:-1] not in TURN_TWIN_RANKS
 
 
 def prototype_rows(views: F32, cards: Sequence[int]) -> tuple[F32, tuple[int, ...]]:
