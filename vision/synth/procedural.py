@@ -7,6 +7,11 @@ size and place (two corners, or all four as many poker decks print them), number
 pictures and a back. Rendering it needs only the Debian font packages `bash run setup` installs
 (``fonts-dejavu-core``, ``fonts-liberation``, ``fonts-freefont-ttf``, ``fonts-urw-base35``).
 
+Seeds from ``ODD_STYLE_SEEDS`` on also draw two index looks no lower seed has (drawn after every other choice, so
+the decks of lower seeds are as they were): the rank alone, with no suit under it, and the bottom index printed
+upright, as kde_ancient_egyptians prints both. With the rank alone and the bottom index upright, a 6's corner is
+a 9's turned 180 degrees: only the way up of the table tells them apart, which is what such decks are for.
+
 The shapes are the vocabulary of any French-suited deck; no deck's artwork is copied.
 """
 
@@ -31,6 +36,7 @@ SUITS = "SHDC"
 SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 FONT_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/opentype")
 NOT_TEXT = ("Math", "D050000L", "StandardSymbols")  # symbol fonts: their "A" is not an A
+ODD_STYLE_SEEDS = 1_000_000_000  # far above the seeds models.data draws (seed * 100,000 + a few thousand)
 FONT_HINT = "install fonts: sudo apt-get install fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35"
 
 
@@ -229,6 +235,9 @@ class _Style:
         self.face_pip_w = rng.uniform(0.13, 0.19) * width
         self.court_colours = rng.uniform(0, 255, (4, 3))
         self.back = self._back()
+        odd = seed >= ODD_STYLE_SEEDS  # drawn last: the decks of lower seeds stay as they were
+        self.rank_only = odd and bool(rng.random() < 0.5)  # no suit under the rank in the index
+        self.upright_bottom = odd and bool(rng.random() < 0.5)  # the bottom index not turned 180 degrees
 
     def colour(self, suit: str) -> F64:
         return self.red if suit in "HD" else self.black
@@ -268,18 +277,21 @@ class _Style:
                 canvas, (i, i), (self.w - 1 - i, self.h - 1 - i), tuple(float(c) for c in colour), 2, cv2.LINE_AA
             )
         rank_mask, pip, gap = self.index_mask(rank, suit)
+        if self.rank_only:
+            pip, gap = np.zeros((0, 0), np.uint8), 0
         iw = max(rank_mask.shape[1], pip.shape[1])
         ih = rank_mask.shape[0] + gap + pip.shape[0]
         index = np.zeros((ih, iw), np.uint8)
         index[: rank_mask.shape[0], (iw - rank_mask.shape[1]) // 2 :][:, : rank_mask.shape[1]] = rank_mask
-        px0 = (iw - pip.shape[1]) // 2
-        index[rank_mask.shape[0] + gap :, px0 : px0 + pip.shape[1]] = pip
+        if pip.size:
+            px0 = (iw - pip.shape[1]) // 2
+            index[rank_mask.shape[0] + gap :, px0 : px0 + pip.shape[1]] = pip
         x0, y0 = round(self.margin_x), round(self.margin_y)
         if self.frame:  # the index sits inside the frame line
             x0 += round(self.frame_inset)
             y0 += round(self.frame_inset)
         paste(canvas, index, x0, y0, colour)
-        turned = index[::-1, ::-1]
+        turned = index if self.upright_bottom else index[::-1, ::-1]
         paste(canvas, turned, self.w - x0 - iw, self.h - y0 - ih, colour)
         if self.four_corners:
             paste(canvas, index, self.w - x0 - iw, y0, colour)

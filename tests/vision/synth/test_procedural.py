@@ -130,3 +130,28 @@ def test_a_deck_is_the_same_in_every_process() -> None:
         for seed in ("1", "2")
     }
     assert len(digests) == 1
+
+
+@pytest.mark.parametrize(("rank_only", "upright_bottom"), [(True, True), (True, False), (False, False)])
+def test_decks_from_the_odd_seeds_print_the_rank_alone_or_the_bottom_index_upright(
+    rank_only: bool, upright_bottom: bool
+) -> None:
+    """kde_ancient_egyptians' looks: no suit under the rank, the bottom-right index not turned. Lower seeds never
+    draw them (their decks are as they were)."""
+    from vision.synth.procedural import ODD_STYLE_SEEDS, _Style
+
+    seed = next(
+        s
+        for s in range(ODD_STYLE_SEEDS, ODD_STYLE_SEEDS + 40)
+        if (_Style(s, CARD_W_PX, CARD_H_PX).rank_only, _Style(s, CARD_W_PX, CARD_H_PX).upright_bottom)
+        == (rank_only, upright_bottom)
+    )
+    assert not any(_Style(s, CARD_W_PX, CARD_H_PX).rank_only for s in range(12))
+    plain = _Style(seed, CARD_W_PX, CARD_H_PX)
+    face, (x0, y0, x1, y1) = plain.face("6H")
+    corner = face[y0:y1, x0:x1]
+    bottom = face[CARD_H_PX - y1 : CARD_H_PX - y0, CARD_W_PX - x1 : CARD_W_PX - x0]
+    same, turned = np.abs(bottom.astype(int) - corner).mean(), np.abs(bottom.astype(int) - corner[::-1, ::-1]).mean()
+    assert (same < turned) == upright_bottom, (same, turned)
+    rank_h = plain.index_mask("6", "H")[0].shape[0]
+    assert (y1 - y0 <= rank_h + 1) == rank_only, (y1 - y0, rank_h)
