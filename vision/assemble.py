@@ -234,13 +234,19 @@ def _misread_corners(
         dx, dy = centres[:, 0] - centres[i, 0], centres[:, 1] - centres[i, 1]
         return bool(np.any(top & (dy > 0.05 * oy) & (dy < 1.5 * oy) & (np.abs(dx) < 0.4 * ox)))
 
+    def on_another(j: int) -> bool:  # a card's index just above it in its column: j is a cascade's card, lying on
+        # that one, and read by its own top-left index (c-misdeal-1: the 7S on the 5D of column 2 was taken for the
+        # bottom-right corner of column 1's jack, and went missing with the misdeal it showed)
+        dx, dy = centres[j, 0] - centres[:, 0], centres[j, 1] - centres[:, 1]
+        return bool(np.any(top & (dy > 0.05 * oy) & (dy < 0.6 * oy) & (np.abs(dx) < 0.2 * ox)))
+
     single = [k for k, (_, cl) in enumerate(groups) if len(cl) == 1 and not covered(cl[0])]
     pairs = []
     for a in single:
         for b in single:
             i, j = groups[a][1][0], groups[b][1][0]
             miss = float(np.hypot(*(centres[j] - centres[i] - offset)))
-            if a != b and groups[a][0] != groups[b][0] and miss < 0.35 * float(np.hypot(*offset)):
+            if a != b and groups[a][0] != groups[b][0] and miss < 0.35 * float(np.hypot(*offset)) and not on_another(j):
                 pairs.append((miss, a, b))
     done: set[int] = set()
     merged = []

@@ -262,3 +262,20 @@ def test_a_card_whose_two_corners_read_as_a_6_and_a_9_keeps_its_top_left_name(
     assert ("KS", [2]) in merged
     assert (kept, [0, 1]) in merged
     assert len(merged) == 2
+
+
+def test_a_cascade_card_of_the_next_column_is_not_taken_for_a_bottom_right_corner() -> None:
+    """c-misdeal-1 (reads of one frame): column 2's 7S, lying on its 5D, sat about a card's corners away from
+    column 1's jack and was paired with it as the jack's misread bottom-right corner; the 7S went missing, and
+    with it the misdeal column 2 showed. A read with another card's index just above it in its column is a card of
+    a cascade (its top-left index), not a bottom-right corner."""
+    from vision.assemble import _misread_corners
+
+    offset = np.array([101.5, 117.2])
+    centres = np.array([[555.0, 340.0], [691.0, 371.0], [686.0, 417.0]])  # JH, 5D, 7S
+    confidence = np.array([0.75, 0.42, 0.63], np.float32)
+    groups = [("JH", [0]), ("5D", [1]), ("7S", [2])]
+    assert sorted(_misread_corners(groups, centres, confidence, offset)) == sorted(groups)
+    # without the 5D read above it, the 7S is where the jack's bottom-right corner would be, and is taken for it
+    alone = [("JH", [0]), ("7S", [1])]
+    assert ("JH", [0, 1]) in _misread_corners(alone, centres[[0, 2]], confidence[[0, 2]], offset)
