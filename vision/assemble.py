@@ -230,23 +230,25 @@ def _misread_corners(
         if len(cl) == 2:
             top[max(cl, key=lambda i: float(centres[i, 1]))] = False
 
-    def covered(i: int) -> bool:  # a card just below it in its column: a cascade's card, its lower corner hidden
+    def in_column(i: int, below: bool, depth: float, width: float) -> bool:
+        """Whether a top-left read lies within ``depth`` x the offset's height below (or above) read ``i``, and
+        within ``width`` x its width aside."""
         dx, dy = centres[:, 0] - centres[i, 0], centres[:, 1] - centres[i, 1]
-        return bool(np.any(top & (dy > 0.05 * oy) & (dy < 1.5 * oy) & (np.abs(dx) < 0.4 * ox)))
+        dy = dy if below else -dy
+        return bool(np.any(top & (dy > 0.05 * oy) & (dy < depth * oy) & (np.abs(dx) < width * ox)))
 
-    def on_another(j: int) -> bool:  # a card's index just above it in its column: j is a cascade's card, lying on
-        # that one, and read by its own top-left index (c-misdeal-1: the 7S on the 5D of column 2 was taken for the
-        # bottom-right corner of column 1's jack, and went missing with the misdeal it showed)
-        dx, dy = centres[j, 0] - centres[:, 0], centres[j, 1] - centres[:, 1]
-        return bool(np.any(top & (dy > 0.05 * oy) & (dy < 0.6 * oy) & (np.abs(dx) < 0.2 * ox)))
-
-    single = [k for k, (_, cl) in enumerate(groups) if len(cl) == 1 and not covered(cl[0])]
+    # a card just below it in its column: a cascade's card, its lower corner hidden
+    single = [k for k, (_, cl) in enumerate(groups) if len(cl) == 1 and not in_column(cl[0], True, 1.5, 0.4)]
+    # a card's index just above it in its column: a cascade's card lying on that one, read by its own top-left
+    # index, not a bottom-right corner (c-misdeal-1: the 7S on the 5D of column 2 was taken for the bottom-right
+    # corner of column 1's jack, and went missing with the misdeal it showed)
+    lower = [k for k in single if not in_column(groups[k][1][0], False, 0.6, 0.2)]
     pairs = []
     for a in single:
-        for b in single:
+        for b in lower:
             i, j = groups[a][1][0], groups[b][1][0]
             miss = float(np.hypot(*(centres[j] - centres[i] - offset)))
-            if a != b and groups[a][0] != groups[b][0] and miss < 0.35 * float(np.hypot(*offset)) and not on_another(j):
+            if a != b and groups[a][0] != groups[b][0] and miss < 0.35 * float(np.hypot(*offset)):
                 pairs.append((miss, a, b))
     done: set[int] = set()
     merged = []

@@ -140,14 +140,9 @@ def test_decks_from_the_odd_seeds_print_the_rank_alone_or_the_bottom_index_uprig
     draw them (their decks are as they were)."""
     from vision.synth.procedural import ODD_STYLE_SEEDS, _Style
 
-    seed = next(
-        s
-        for s in range(ODD_STYLE_SEEDS, ODD_STYLE_SEEDS + 40)
-        if (_Style(s, CARD_W_PX, CARD_H_PX).rank_only, _Style(s, CARD_W_PX, CARD_H_PX).upright_bottom)
-        == (rank_only, upright_bottom)
-    )
+    styles = (_Style(s, CARD_W_PX, CARD_H_PX) for s in range(ODD_STYLE_SEEDS, ODD_STYLE_SEEDS + 40))
+    plain = next(st for st in styles if (st.rank_only, st.upright_bottom) == (rank_only, upright_bottom))
     assert not any(_Style(s, CARD_W_PX, CARD_H_PX).rank_only for s in range(12))
-    plain = _Style(seed, CARD_W_PX, CARD_H_PX)
     face, (x0, y0, x1, y1) = plain.face("6H")
     corner = face[y0:y1, x0:x1]
     bottom = face[CARD_H_PX - y1 : CARD_H_PX - y0, CARD_W_PX - x1 : CARD_W_PX - x0]
