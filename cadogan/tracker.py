@@ -62,7 +62,7 @@ from typing import TypeVar, cast
 
 from cadogan.vote import CardConfidences as CardConfidences
 from cadogan.vote import Evidence as Evidence
-from cadogan.vote import cards_seen_on, completed, face_up, in_sight, realigned, voted
+from cadogan.vote import by_rank, cards_seen_on, completed, face_up, in_sight, realigned, voted
 from engine.cards import CARDS, UNKNOWN
 from engine.moves import Move
 from engine.reference import builds_on, reference_is_legal
@@ -104,6 +104,10 @@ class Event:
     the tracker keeps where it was that no reading of it saw, the confidence it had when last seen)."""
 
 
+READS_KEPT = 64
+"""Readings of a card at a place that ``Tracker`` remembers (its "read sure" rules look at their best and median)."""
+
+
 @dataclass
 class Tracker:
     window: int = 8
@@ -141,7 +145,8 @@ class Tracker:
     _known: dict[tuple[int, str], float] = field(default_factory=dict)
     """The last still table's cards: (card, pile) -> the confidence logged for it."""
     _reads: dict[tuple[int, str], list[float]] = field(default_factory=dict)
-    """(card, pile) -> the confidences of its own with which readings of still tables named the card there."""
+    """(card, pile) -> the confidences of its own with which readings of still tables named the card there (the
+    last ``READS_KEPT``)."""
     steady_card: float = 0.6
     """A column's top card counts as read sure for ``doubt_weak_reads`` only if, besides one reading at
     ``sure_card``, half the readings named it there with at least this: an index too blurred to read (a 2 of hearts
@@ -212,6 +217,14 @@ class Tracker:
     ``sure_card`` confidence and never have been named by a reading before, and every guard of an accusation
     still applies (measured on c-illegal-1, whose 10C taken from under the waste's QH went unannounced and was
     then left out as a phantom; the stress reader's c-legal-1 accused a QH the vote had missed on the waste)."""
+    fan_gaps: bool = True
+    """Of the explanations of a change, prefer the one that leaves out fewer cards the readings saw in a waste's fan
+    under a card it shows there (``_fan_gaps``; before the number of moves): measured on c-illegal-1, whose played
+    waste card and stock turn were explained by the play alone, the new fan's middle card (read in two readings)
+    taken for a phantom."""
+    dug_kept: bool = True
+    """No card is left out as a phantom (``leave_out_new``) while it may have been pulled from under another card
+    where the model holds an unread one, read sure enough for the accusation (``_dug_sure``)."""
     leave_out_new: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
     it places that the model has nowhere (a phantom read sure enough, in most frames)."""
@@ -542,11 +555,23 @@ class Tracker:
             # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
             # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
             legal = self._legal(model, self._strict())[1]
-        if not legal and self._impatient and evidence.per_card and self.leave_out_new:
+        # (a card pulled from under another is no phantom: ``_dug_sure``)
+        if (
+            not legal
+            and self._impatient
+            and evidence.per_card
+            and self.leave_out_new
+            and not (self.dug_kept and self._dug_sure(evidence, tries))
+        ):
             legal = self._leaving_out(model, evidence)
         moving = [item for item in legal if item[3].moves]
         if moving:
-            _, _, seen, explanation = best = min(moving, key=lambda item: (item[0], item[1]))
+            # fewest cards vanished unseen, then fewest read fan cards left out, then fewest moves
+            need = self._need
+            _, _, seen, explanation = best = min(
+                moving,
+                key=lambda item: (item[0], _fan_gaps(evidence, item[2], need, self.partial and self.fan_gaps), item[1]),
+            )
             # only the doubted explanations move when there are any: the weakly read card is unknown from now on
             base = doubted[0] if doubted is not None else model
             waste = None
@@ -584,6 +609,24 @@ class Tracker:
             self._confirm(evidence)
             return []
         return self._mistake(t, evidence, tries)
+
+    def _dug_sure(self, evidence: Evidence, tries: dict[tuple[object, ...], tuple[Table, int]]) -> bool:
+        """Whether a card the model has nowhere, read on a pile, was taken from under another card where the model
+        holds an unread one (``dug_out``), read sure enough there for an accusation to rest on it. Such a card is
+        no phantom to leave out of the vote (``leave_out_new``): in c-illegal-1 the 10C pulled from under the
+        waste's queen was read on column 1 at 0.88-0.91 in 5 of 6 readings, left out, and the move went unsaid."""
+        model = self.model
+        assert model is not None
+        for seen, _ in tries.values():
+            dug = self._once("dug", seen, bind(dug_out, model, seen, self.partial, self.dig_unread))
+            if dug is None or not _possible(reveal(dug[0], seen, self.partial)[0]):
+                continue
+            dst = dug[1].split(">")[1]
+            card = dug[0].codes(dst)[-1]
+            new = not any(card in model.codes(pile) for pile in model.pile_ids)
+            if new and evidence.best_card(card, dst) >= self.sure_card and card not in self._named_before:
+                return True
+        return False
 
     def _leaving_out(self, model: Table, evidence: Evidence) -> list[tuple[int, int, Table, Explanation]]:
         """The legal explanations of the vote without one or two of the cards it places that the model has nowhere
@@ -1015,7 +1058,9 @@ class Tracker:
                     continue
                 if evidence.support(card, pile) > 0:
                     sure = evidence.card_confidence(card, pile)
-                    self._reads.setdefault((card, pile), []).extend(evidence.card_reads(card, pile))
+                    reads = self._reads.setdefault((card, pile), [])
+                    reads.extend(evidence.card_reads(card, pile))
+                    del reads[:-READS_KEPT]  # a long session must not grow without end
                 else:
                     sure = self._known.get((card, pile), 0.0)
                 known[(card, pile)] = sure
@@ -1184,6 +1229,30 @@ def _mixed(
             if agrees(table_after(before, (move,)), seen, partial):
                 return (first,), move, ()
     return None
+
+
+def _fan_gaps(evidence: Evidence, seen: Table, need: int, partial: bool) -> int:
+    """Cards that ``need`` readings saw in a packet's fan (a waste) under a card ``seen`` shows there, which ``seen``
+    leaves out. An explanation that needs such a card to be a phantom is the worse one: in c-illegal-1
+    the fan [AD 8H 3C] (the 8H read as the 3S) after a card played and a turn was explained by the play alone,
+    with the AD and 3C taken for the waste's unread cards under the played one, and the waste was wrong ever after."""
+    if not partial:
+        return 0
+    gaps = 0
+    for pile in seen.pile_ids:
+        if seen.game.pile(pile).role is Role.TABLEAU:
+            continue
+        kept = [card for card in face_up(seen, pile) if card != UNKNOWN]
+        read = [
+            card
+            for card in evidence.seen
+            if (place := evidence.place(card)) is not None and place[0] == pile and place[1] >= need
+        ]
+        order = by_rank(evidence, pile, read)
+        at = [order.index(card) for card in kept if card in order]
+        if at:
+            gaps += sum(1 for card in order[: max(at)] if card not in kept)
+    return gaps
 
 
 def _after(model: Table, explanation: Explanation, seen: Table, partial: bool) -> Table:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from cadogan.tracker import LOST, Event, EventKind, Tracker, _revealed_once, _start_from_sighting
+from cadogan.tracker import LOST, READS_KEPT, Event, EventKind, Tracker, _revealed_once, _start_from_sighting
 from cadogan.verdict import EntryKind, from_events
 from cadogan.vote import CardConfidences, Evidence, realigned
 from engine.cards import CARDS, UNKNOWN, parse_code
@@ -732,3 +732,96 @@ def test_the_vote_orders_a_pile_by_what_the_readings_show_of_each_pair(readings:
     want = [parse_code(c) for c in order.split()]
     assert by_rank(evidence, "w", sorted(want)) == want
     assert list(voted(evidence, 1).codes("w")) == want
+
+
+@pytest.mark.parametrize("fan_gaps", [True, False])
+def test_a_fan_card_read_between_two_others_is_no_phantom(fan_gaps: bool) -> None:
+    # c-illegal-1 (kde_standard Canfield): the waste's top card goes onto a column and the stock is turned within one
+    # still change; the new fan's middle card is read by two readings only. Taken for a phantom, the play alone
+    # explains the rest (the fan's other two cards taken for the model's unread waste cards under the played one),
+    # and the model's waste is wrong ever after
+    columns = {"t1": "4S", "t2": "2D", "t3": "KD", "t4": "7H"}
+    stock = "9C 8D 7S 4C 5D 3C 8H AD 3H 10C QH JD 2H 10H"  # turned three at a time from the right
+    truth = make_table("canfield", {"s": stock, "r": "KC QC JC 6C 5C", "f1": "3S", **columns})
+
+    def read(table: Table, fan: int = 1, skip: str = "") -> Table:
+        """The camera's reading: no stock card, the waste's top ``fan`` cards, less ``skip``."""
+        view = camera_view(table)
+        piles = [
+            [c for c in table.codes(p)[-fan:] if str(CARDS[c]) != skip]
+            if p == "w"
+            else []
+            if p == "s"
+            else list(view.codes(p))
+            for p in view.pile_ids
+        ]
+        return Table(view.game, piles, [0] * len(piles))
+
+    tracker = Tracker(partial=True, check_deal=False, fan_gaps=fan_gaps)
+    observe(tracker, [(read(truth), confidences(read(truth)))] * 6)
+    for k in range(2):
+        truth.push(Move.parse("s:3>w"))
+        observe(tracker, [None, *[(read(truth), confidences(read(truth)))] * 6], start=1.0 + k)
+    assert tracker.model is not None
+    assert [str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")] == [
+        *("??", "??", "JD"),
+        *("??", "??", "3H"),
+    ]
+    truth.push(Move.parse("w>t1"))
+    truth.push(Move.parse("s:3>w"))
+    whole, missed = read(truth, fan=3), read(truth, fan=3, skip="8H")
+    frames = [(missed, confidences(missed)), *[(whole, confidences(whole))] * 2, *[(missed, confidences(missed))] * 5]
+    events = observe(tracker, [None, *frames], start=4.0)
+    said = [e.moves for e in events if e.kind is EventKind.MOVE]
+    assert said == ([("w>t1", "s:3>w")] if fan_gaps else [("w>t1",)])
+    waste = [str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")]
+    assert waste[-3:] == (["AD", "8H", "3C"] if fan_gaps else ["JD", "AD", "3C"])
+
+
+@pytest.mark.parametrize("dug_kept", [True, False])
+def test_a_card_pulled_from_under_an_unread_waste_card_is_not_left_out_as_a_phantom(dug_kept: bool) -> None:
+    # c-illegal-1 (kde_standard Canfield): the 10C pulled from under the waste's queen and put on column 1 went unread
+    # in the still table's first reading (readings that put it nowhere explain the table unchanged), so no
+    # accusation was sure enough before six readings had passed; then the vote was tried without it
+    # (``leave_out_new``) and the table taken as unchanged
+    columns = {"t1": "4S", "t2": "2D", "t3": "KD", "t4": "7H"}
+    stock = "9C 8D 7S 4C 5D 10C 3H JD QS"
+    truth = make_table("canfield", {"s": stock, "r": "KC QC JC 6C 5C", "f1": "3S", **columns})
+
+    def read(table: Table) -> Table:
+        """The camera's reading: no stock card, only the waste's top card."""
+        view = camera_view(table)
+        piles = [
+            list(view.codes(p)[-1:]) if p == "w" else [] if p == "s" else list(view.codes(p)) for p in view.pile_ids
+        ]
+        return Table(view.game, piles, [0] * len(piles))
+
+    tracker = Tracker(partial=True, check_deal=False, dug_kept=dug_kept)
+    observe(tracker, [(read(truth), confidences(read(truth), 0.95))] * 6)
+    truth.push(Move.parse("s:3>w"))
+    observe(tracker, [None, *[(read(truth), confidences(read(truth), 0.95))] * 8], start=1.0)
+    piles = {p: list(truth.codes(p)) for p in truth.pile_ids}
+    piles["w"].remove(parse_code("JD"))
+    piles["t1"].append(parse_code("JD"))
+    after = Table(truth.game, list(piles.values()), [truth.face_down_count(p) for p in truth.pile_ids])
+    moved, unread = read(after), read(truth)
+    # each reading 0.45 sure as a whole (a blurred card elsewhere), the JD 0.95: the accusation waits for readings
+    events = tracker.observe(3.0, None)
+    for k, view in enumerate([unread, *[moved] * 11]):
+        events += tracker.observe(3.1 + k / 10, view, 0.45, confidences(view, 0.95))
+    accused = tuple(m for e in events if e.kind is EventKind.ILLEGAL for m in e.moves)
+    assert accused == (("w-1>t1",) if dug_kept else ())
+
+
+def test_the_reads_a_tracker_remembers_per_card_are_bounded() -> None:
+    # a live session watches one game for hours: each still table adds its readings of every card in sight
+    table = Table.dealt(find_game("klondike"), 3)
+    tracker = Tracker(partial=True, check_deal=False)
+    said = []
+    for still in range(25):  # the whole stock turned, card by card
+        view = camera_view(table)
+        said += [e.moves for e in observe(tracker, [None, *[(view, confidences(view, 0.9))] * 8], start=still)]
+        if still < 24:
+            table.push(Move.parse("s>w"))
+    assert said.count(("s>w",)) == 24
+    assert max(len(reads) for reads in tracker._reads.values()) == READS_KEPT
