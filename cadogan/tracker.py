@@ -9,7 +9,8 @@ seen there when ``seen_in`` readings agree; its confidence grows with every read
 The engine completes the vote (``completed``): a card of the last accepted table that no reading puts
 elsewhere stays where it was, and the voted table is accepted only when the engine explains it: the first
 one as a deal layout, every later one as up to ``max_moves`` legal moves from the last table. Of two
-explanations the one that needs fewer cards nobody saw wins, and one that leans on a card no reading saw
+explanations the one that needs fewer cards nobody saw wins, then the one that leaves out fewer cards read in a
+waste's fan, then the one with fewer moves; one that leans on a card no reading saw
 where it puts it (or on a new top card few readings saw on top) waits for more readings, up to
 ``patience``. A change that only an illegal move explains (alone, taken from under a card, or with a
 legal move before or after it), and a misdeal, are announced only when every card they rest on was seen
@@ -37,7 +38,8 @@ never sees them), and a card the model had confirmed, now right under the card a
 read nowhere, may back the accusation (it is covered). When no legal move explains the vote, the vote in which
 a card the model does not have anywhere counts only if read with ``sure_card`` confidence is searched for a
 mistake, and after ``patience`` readings for moves too (a misread repeated in every frame hides the change), and
-then without one or two of the new cards it places (a phantom read sure in most frames is no move's doing). After
+then without one or two of the new cards it places (a phantom read sure in most frames is no move's doing),
+unless one of them may have been pulled from under a card the model holds unread, read sure enough to accuse. After
 ``relearn_after`` still tables in a row that no move explains, the tracker takes the table in view as the
 game under way (``LOST``: nothing before it is checked, nobody accused). An accusation never rests on a
 card, or an empty pile, that the readings did not see as the model has it, on a pile where the readings saw
