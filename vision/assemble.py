@@ -6,10 +6,11 @@ column (``t``) is a cascade fanned down and is the last row of its layout; the w
 pile is a squared packet that shows its top card.
 
 Steps: (0) index reads lying on one another are one read (the surest: one corner named twice); (1) group the
-index reads into physical cards: a read and a read of the same name a card's diagonal down and to the right are
-the two corners of one card (that offset, measured on the names read twice, settles two packs' candidates), and
-so are two single reads of different names that offset apart (a misread turned corner: a 6 read as a 9; the
-surer name is kept, but of a 6 and a 9 of one suit the top-left corner's, the one every deck prints upright);
+index reads into physical cards (``vision.corners``): a read and a read of the same name a card's diagonal down
+and to the right are the two corners of one card (that offset, measured on the names read twice, settles two
+packs' candidates), and so are two single reads of different names that offset apart (a misread turned corner: a
+6 read as a 9; the surer name is kept, but of a 6 and a 9 of one suit the top-left corner's, the one every deck
+prints upright);
 (2) one anchor per card (its top-left index) and per face-down strip (class ``BACK``; a box much wider than a card
 is one strip drawn too wide: taken a card wide about its middle, the detector's peak);
 (3) turn the anchors level (the camera's yaw turns the layout; the turn measured on piles level with one another
@@ -50,11 +51,10 @@ from engine import Table, find_game
 from engine.formats import read_table
 from engine.rules import Base, Build, Game, Role
 from engine.status import Problem
-from vision.cards import NAMES, RANKS, turn_twins
+from vision.cards import NAMES, RANKS
+from vision.corners import CARD_ASPECT, index_card_height, physical_cards, usual_corner_offset
 from vision.detections import BACK, Detections
 
-CARD_PER_INDEX = 5.0  # card height / index height: 5.4 for the renderer's decks (median), 3.9 for a poker deck
-CARD_ASPECT = 63.0 / 88.0
 UNKNOWN = "??"
 FAN_DOWN, FAN_RIGHT, SQUARE = "fan_down", "fan_right", "square"
 _DEALT_WEIGHT = 1.25  # a head on a pile the deal fills: an empty row of foundations and a full row of packets
@@ -159,115 +159,13 @@ def _dealt(game: Game) -> frozenset[str]:
     return frozenset({step.pile for step in game.deal} | {s.id for s in game.piles if s.role is Role.STOCK})
 
 
-# ---------------------------------------------------------------- reads -> physical cards
-
-
-def _physical(faces: Detections, card_h: float) -> list[tuple[str, list[int]]]:
-    """Reads of each name grouped into physical cards: one read, or a top-left and bottom-right pair. The second
-    index of a card lies down and to the right of the first, along the card's diagonal less the index margins
-    (how far depends on the deck), not beside it (the next pile) nor straight below it (the next row). Every card
-    of a photo has the same offset between its two indices (one deck, one camera): it is measured on the names
-    read exactly twice, and where a name has more candidates (two packs) the reads whose offset is nearest it
-    pair first. ``card_h``: a rough card height (px), for the reach only."""
-    centres = faces.centres.astype(np.float64)
-    names = faces.names
-    by_name: dict[str, list[int]] = {}
-    for i, name in enumerate(names):
-        by_name.setdefault(name, []).append(i)
-
-    def candidates(idx: list[int]) -> list[tuple[int, int, npt.NDArray[np.float64]]]:
-        out = []
-        for i in idx:
-            for j in idx:
-                dx, dy = centres[j] - centres[i]
-                if dx > 0 and dy > 0 and 0.4 * dx <= dy <= 4.0 * dx and np.hypot(dx, dy) < 3.0 * card_h:
-                    out.append((i, j, centres[j] - centres[i]))
-        return out
-
-    simple = [d for idx in by_name.values() if len(idx) == 2 for _, _, d in candidates(idx)]
-    offset = np.median(np.array(simple), axis=0) if simple else None
-    out: list[tuple[str, list[int]]] = []
-    for name in sorted(by_name):
-        idx = sorted(by_name[name], key=lambda i: -float(faces.confidence[i]))
-        pairs = []
-        for i, j, d in candidates(idx):
-            if offset is None:
-                pairs.append((float(np.hypot(*d)), i, j))
-            elif np.hypot(*(d - offset)) < 0.35 * np.hypot(*offset) or len(idx) == 2:
-                pairs.append((float(np.hypot(*(d - offset))), i, j))
-        used: set[int] = set()
-        for _, i, j in sorted(pairs):
-            if i not in used and j not in used:
-                used |= {i, j}
-                out.append((name, [i, j]))
-        out.extend((name, [i]) for i in idx if i not in used)
-    # with no card read twice, the usual deck's offset: a photo with every second index misread has the most to
-    # gain (k-illegal-1: a 6S's turned corner read as 9H, a second card on it)
-    usual = _usual_corner_offset(CARD_ASPECT * card_h, card_h)
-    return _misread_corners(out, centres, faces.confidence, usual if offset is None else offset)
-
-
-def _usual_corner_offset(card_w: float, card_h: float) -> npt.NDArray[np.float64]:
-    """The usual deck's offset (px) from a card's top-left index to its bottom-right one."""
-    return np.array([0.75 * card_w, 0.62 * card_h])
-
-
-def _misread_corners(
-    groups: list[tuple[str, list[int]]], centres: _F, confidence: npt.NDArray[np.float32], offset: _F | None
-) -> list[tuple[str, list[int]]]:
-    """Pair the single reads that lie a card's two corners apart (``offset``, measured on the names read twice)
-    under different names: one of the two was misread (most often the turned corner: a 6 read as a 9), and left
-    alone it would be a second card, a phantom that pulls the layout fit. The pair keeps the more confident
-    name; but a 6 and a 9 of one suit keep the top-left read's: that corner is printed upright on every deck,
-    the bottom-right one turned on most and upright on some, where the classifier, which reads either way up, takes
-    it for the other rank (kde_ancient_egyptians: its top-left 6s and 9s read right 50 of 50, bottom-right 0 of 32)."""
-    if offset is None:
-        return groups
-    ox, oy = float(offset[0]), float(offset[1])
-    # the top-left reads (a pair's lower read is a bottom-right index, which covers nothing)
-    top = np.ones(len(centres), bool)
-    for _, cl in groups:
-        if len(cl) == 2:
-            top[max(cl, key=lambda i: float(centres[i, 1]))] = False
-
-    def in_column(i: int, below: bool, depth: float, width: float) -> bool:
-        """Whether a top-left read lies within ``depth`` x the offset's height below (or above) read ``i``, and
-        within ``width`` x its width aside."""
-        dx, dy = centres[:, 0] - centres[i, 0], centres[:, 1] - centres[i, 1]
-        dy = dy if below else -dy
-        return bool(np.any(top & (dy > 0.05 * oy) & (dy < depth * oy) & (np.abs(dx) < width * ox)))
-
-    # a card just below it in its column: a cascade's card, its lower corner hidden
-    single = [k for k, (_, cl) in enumerate(groups) if len(cl) == 1 and not in_column(cl[0], True, 1.5, 0.4)]
-    # a card's index just above it in its column: a cascade's card lying on that one, read by its own top-left
-    # index, not a bottom-right corner (c-misdeal-1: the 7S on the 5D of column 2 was taken for the bottom-right
-    # corner of column 1's jack, and went missing with the misdeal it showed)
-    lower = [k for k in single if not in_column(groups[k][1][0], False, 0.6, 0.2)]
-    pairs = []
-    for a in single:
-        for b in lower:
-            i, j = groups[a][1][0], groups[b][1][0]
-            miss = float(np.hypot(*(centres[j] - centres[i] - offset)))
-            if a != b and groups[a][0] != groups[b][0] and miss < 0.35 * float(np.hypot(*offset)):
-                pairs.append((miss, a, b))
-    done: set[int] = set()
-    merged = []
-    for _, a, b in sorted(pairs):
-        if a not in done and b not in done:
-            done |= {a, b}
-            i, j = groups[a][1][0], groups[b][1][0]  # i at the top-left corner, j a card's corners away
-            upright = turn_twins(groups[a][0], groups[b][0]) or confidence[i] >= confidence[j]
-            merged.append((groups[a][0] if upright else groups[b][0], [i, j]))
-    return [g for k, g in enumerate(groups) if k not in done] + merged
-
-
 def reconcile(dets: Detections, card_h: float, packs: int = 1, fits: list[bool] | None = None) -> list[SeenCard]:
     """One SeenCard per physical card. A name read on more physical cards than there are ``packs`` is a
     misread: the strongest groups keep the name (``fits``, one flag per group in the order of
-    :func:`_physical`: the group lies on a pile of the layout, which outweighs confidence), the others take their
-    runner-up reading when that card is not seen as often as the packs allow, else become unknown."""
+    :func:`vision.corners.physical_cards`: the group lies on a pile of the layout, which outweighs confidence), the
+    others take their runner-up reading when that card is not seen as often as the packs allow, else become unknown."""
     faces = dets[dets.class_id < BACK]
-    groups = _physical(faces, card_h)
+    groups = physical_cards(faces, card_h)
     ok = fits if fits is not None else [True] * len(groups)
 
     def strength(k: int) -> tuple[bool, float]:
@@ -302,16 +200,6 @@ def _seen(name: str, cl: list[int], faces: Detections) -> SeenCard:
     x, y = faces.centres[cl[0]]
     other = (float(faces.centres[cl[1]][0]), float(faces.centres[cl[1]][1])) if len(cl) > 1 else None
     return SeenCard(name, float(x), float(y), float(max(faces.confidence[i] for i in cl)), len(cl), other)
-
-
-def _index_card_height(faces: Detections, backs: Detections) -> float:
-    """A rough card height (px) from the index boxes (decks differ: within a factor of two), or, with no index
-    read, from the backs' strips (a card wide)."""
-    if len(faces):
-        box_h = float(np.median(faces.boxes[:, 3] - faces.boxes[:, 1]))
-        box_w = float(np.median(faces.boxes[:, 2] - faces.boxes[:, 0]))
-        return CARD_PER_INDEX * max(box_h, box_w)
-    return float(np.median(backs.boxes[:, 2] - backs.boxes[:, 0])) / CARD_ASPECT
 
 
 def _level_neighbours(xs: _F, ys: _F, slope: float) -> tuple[_F, _F]:
@@ -517,7 +405,7 @@ def _levelled(
     # per anchor, the offset from its card's top-left index to the bottom-right one: that of the nearest card
     # whose two indices were read (perspective makes it larger nearer the camera), else the usual deck's
     paired = np.array([i for i in range(n) if first[i].other is not None], dtype=np.int64)
-    diag = np.tile(_usual_corner_offset(card_w, card_h), (len(xs), 1))
+    diag = np.tile(usual_corner_offset(card_w, card_h), (len(xs), 1))
     if len(paired):
         offsets = np.array(turned)
         nearest = np.argmin(np.hypot(xs[:, None] - xs[paired][None, :], ys[:, None] - ys[paired][None, :]), axis=1)
@@ -542,8 +430,8 @@ def assemble(dets: Detections, game: str) -> Observation:
     backs = backs[backs.confidence >= SURE_BACK]
     if len(faces) == 0 and len(backs) == 0:
         return Observation(game, dict.fromkeys(layout, ()), ())
-    rough_h = _index_card_height(faces, backs)
-    groups = _physical(faces, rough_h)
+    rough_h = index_card_height(faces, backs)
+    groups = physical_cards(faces, rough_h)
     first = [_seen(name, cl, faces) for name, cl in groups]
     widths = backs
     if len(faces) and len(backs):

@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from calibration.deck import DECK_NEEDED_BELOW, DeckProfile, index_similarity, match_probabilities
 from vision.cards import NAMES
+from vision.corners import settle_turned_corners
 from vision.crops import square_crop
 from vision.detections import BACK, Detections
 from vision.model import CLASSIFIER, DETECTOR, OnnxModel, load_model, models_dir
@@ -267,7 +268,8 @@ def _second_look(
 
 
 def recognise(frame: Any, rec: Recogniser) -> Detections:
-    """Every readable corner index in a BGR frame (uint8, H x W x 3), with its card and confidence."""
+    """Every readable corner index in a BGR frame (uint8, H x W x 3), with its card and confidence; a card whose
+    two corners read as a 6 and a 9 of one suit is named by its top-left corner in both (``vision.corners``)."""
     image = np.asarray(frame)
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 32:
         raise ValueError(f"expected a BGR uint8 image, got {image.dtype} {image.shape}")
@@ -313,4 +315,5 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
             "second_score": probs[np.arange(len(best)), order[:, 1]],
         },
     )[keep]
-    return Detections.merge([dets[_nms(dets.boxes, dets.confidence, 0.4, rec.nested)], backs])
+    # a card read as a 6 in one corner and a 9 of its suit in the other is named by its top-left corner
+    return settle_turned_corners(Detections.merge([dets[_nms(dets.boxes, dets.confidence, 0.4, rec.nested)], backs]))

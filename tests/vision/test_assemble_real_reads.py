@@ -252,13 +252,13 @@ def test_a_card_whose_two_corners_read_as_a_6_and_a_9_keeps_its_top_left_name(
 ) -> None:
     """kde_ancient_egyptians prints its bottom-right index upright, and the classifier, which reads indices either
     way up, takes its 6s' bottom-right corner for a 9 (more confidently than the top-left's 6)."""
-    from vision.assemble import _misread_corners
+    from vision.corners import misread_corners
 
     offset = np.array([60.0, 90.0])
     centres = np.array([[100.0, 100.0], [160.0, 190.0], [400.0, 100.0]])
     confidence = np.array([0.6, 0.9, 0.8], np.float32)
     groups = [(top_left, [0]), (bottom_right, [1]), ("KS", [2])]
-    merged = _misread_corners(groups, centres, confidence, offset)
+    merged = misread_corners(groups, centres, confidence, offset)
     assert ("KS", [2]) in merged
     assert (kept, [0, 1]) in merged
     assert len(merged) == 2
@@ -269,13 +269,13 @@ def test_a_cascade_card_of_the_next_column_is_not_taken_for_a_bottom_right_corne
     column 1's jack and was paired with it as the jack's misread bottom-right corner; the 7S went missing, and
     with it the misdeal column 2 showed. A read with another card's index just above it in its column is a card of
     a cascade (its top-left index), not a bottom-right corner."""
-    from vision.assemble import _misread_corners
+    from vision.corners import misread_corners
 
     offset = np.array([101.5, 117.2])
     centres = np.array([[555.0, 340.0], [691.0, 371.0], [686.0, 417.0]])  # JH, 5D, 7S
     confidence = np.array([0.75, 0.42, 0.63], np.float32)
     groups = [("JH", [0]), ("5D", [1]), ("7S", [2])]
-    assert sorted(_misread_corners(groups, centres, confidence, offset)) == sorted(groups)
+    assert sorted(misread_corners(groups, centres, confidence, offset)) == sorted(groups)
     # without the 5D read above it, the 7S is where the jack's bottom-right corner would be, and is taken for it
     alone = [("JH", [0]), ("7S", [1])]
-    assert ("JH", [0, 1]) in _misread_corners(alone, centres[[0, 2]], confidence[[0, 2]], offset)
+    assert ("JH", [0, 1]) in misread_corners(alone, centres[[0, 2]], confidence[[0, 2]], offset)
