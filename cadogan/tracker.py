@@ -219,6 +219,17 @@ class Tracker:
     ``sure_card`` confidence and never have been named by a reading before, and every guard of an accusation
     still applies (measured on c-illegal-1, whose 10C taken from under the waste's QH went unannounced and was
     then left out as a phantom; the stress reader's c-legal-1 accused a QH the vote had missed on the waste)."""
+    vote_kept: bool = True
+    """A still table taken as unchanged while the vote puts a card elsewhere than the model has it (the vote of
+    the surest readings alone keeps it in place) is read on, up to ``vote_kept_reads`` readings, before the
+    tracker settles (``_vote_elsewhere``): the card may have been moved by an illegal move that two readings of
+    six saw (the noisy reader, seed 1, k-illegal-2: the 6H pulled from under the 5S went unannounced, the model
+    kept it under the 5S, and a later legal move was accused as "red 6 on red 4"). Not in a game taken up midway
+    (after ``LOST``): a model relearnt from one table disagrees with the vote too often (the stress reader lost 4
+    moves)."""
+    vote_kept_reads: int = 16
+    _still_reads: int = 0
+    """Readings of the still table in view."""
     fan_gaps: bool = True
     """Of the explanations of a change, prefer the one that leaves out fewer cards the readings saw in a waste's fan
     under a card it shows there (``_fan_gaps``; before the number of moves): measured on c-illegal-1, whose played
@@ -286,6 +297,7 @@ class Tracker:
             self._lost = False
             self._named_before |= self._named_now
             self._named_now.clear()
+            self._still_reads = 0
             self._recent.clear()
             self._recent_cards.clear()
             self._recent_backs.clear()
@@ -297,6 +309,7 @@ class Tracker:
             reading, cards = realigned(self.model, reading, cards, self.partial)
         if self.model is not None and self.empty_unconfirms:
             self._unconfirm_empty(reading)
+        self._still_reads += 1
         self._recent.append((reading, confidence))
         self._recent_cards.append(cards)
         self._recent_backs.append(backs)
@@ -606,7 +619,13 @@ class Tracker:
                     )
                 ]
             # settled at once after a change; on a table that shows none, only after ``patience`` readings (a
-            # change whose cards few readings have seen yet must not be left unread)
+            # change whose cards few readings have seen yet must not be left unread), and not while the vote puts
+            # a card elsewhere than the table unchanged has it (``vote_kept``)
+            unchanged = min(legal, key=lambda item: (item[0], item[1]))[2]
+            reading_on = self.vote_kept and not self._midway and self._still_reads < self.vote_kept_reads
+            if reading_on and _vote_elsewhere(unchanged, evidence, self._need, self.partial):
+                self._settled = False
+                return []
             self._settled = self._settled or self._impatient
             self._confirm(evidence)
             return []
@@ -1293,6 +1312,18 @@ def _new_tops_unsure(model: Table, after: Table, evidence: Evidence, votes: int)
         top = face_up(after, pile)[-1:]
         if top and top != face_up(model, pile)[-1:] and top[0] != UNKNOWN and evidence.tops[(top[0], pile)] < votes:
             return True
+    return False
+
+
+def _vote_elsewhere(after: Table, evidence: Evidence, need: int, partial: bool) -> bool:
+    """Does ``after`` show a card in sight on one pile that no reading saw there and ``need`` readings (more than saw
+    it anywhere else) put on another? An explanation found on the vote of the surest readings alone may keep a card
+    where the model had it that the other readings saw moved: the move that moved it may be an illegal one."""
+    for pile in after.pile_ids:
+        for card in in_sight(after, pile, partial):
+            place = evidence.place(card)
+            if place is not None and place[0] != pile and place[1] >= need and evidence.support(card, pile) == 0:
+                return True
     return False
 
 

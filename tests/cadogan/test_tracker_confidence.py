@@ -825,3 +825,26 @@ def test_the_reads_a_tracker_remembers_per_card_are_bounded() -> None:
             table.push(Move.parse("s>w"))
     assert said.count(("s>w",)) == 24
     assert max(len(reads) for reads in tracker._reads.values()) == READS_KEPT
+
+
+@pytest.mark.parametrize("vote_kept", [True, False])
+def test_a_table_is_not_taken_as_unchanged_while_the_vote_moved_a_card(vote_kept: bool) -> None:
+    # the noisy reader (seed 1), k-illegal-2: the 6H pulled from under the 5S onto the 4D, seen there by two of the
+    # first six readings (the reader drops cards), never under the 5S again. The surest readings' vote keeps it
+    # under the 5S and calls the table unchanged; settled, a motion gate stops reading it, and the move is lost
+    rest = {"t2": "KS", "t3": "7C", "t4": "3D", "t5": "8S", "t6": "9D"}
+    before = make_table("klondike", {"t1": "4D", "t7": "6H 5S", **rest})
+    after = make_table("klondike", {"t1": "4D 6H", "t7": "5S", **rest})
+    dropped = make_table("klondike", {"t1": "4D", "t7": "5S", **rest})  # the 6H not read
+    tracker = Tracker(partial=True, check_deal=False, vote_kept=vote_kept)
+    observe(tracker, [(camera_view(before), confidences(camera_view(before)))] * 6)
+    assert tracker.settled
+    views = [dropped, after, dropped, dropped, after, dropped, *[after, after, dropped] * 4]
+    events = tracker.observe(1.0, None)
+    for k, view in enumerate(views):
+        if tracker.settled:
+            break  # a motion gate stops reading a still table the tracker has settled
+        reading = camera_view(view)
+        events += tracker.observe(1.1 + k / 10, reading, 0.9, confidences(reading))
+    accused = [m for e in events if e.kind is EventKind.ILLEGAL for m in e.moves]
+    assert accused == (["t7-1>t1"] if vote_kept else [])
