@@ -10,11 +10,10 @@ The engine completes the vote (``completed``): a card of the last accepted table
 elsewhere stays where it was, and the voted table is accepted only when the engine explains it: the first
 one as a deal layout, every later one as up to ``max_moves`` legal moves from the last table. Of two
 explanations the one that needs fewer cards nobody saw wins, then the one that leaves out fewer cards read in a
-waste's fan, then the one with fewer moves; one that leans on a card no reading saw
-where it puts it (or on a new top card few readings saw on top) waits for more readings, up to
-``patience``; a table taken as unchanged is read on while the vote puts a card where no reading saw it before
-(up to ``vote_kept_reads`` readings). A change that only an illegal move explains (alone, taken from under a card, or with a
-legal move before or after it), and a misdeal, are announced only when every card they rest on was seen
+waste's fan, then the one with fewer moves; one that leans on a card no reading saw where it puts it (or on a new
+top card few readings saw on top) waits for more readings, up to ``patience``; a table taken as unchanged is read
+on while the vote puts a card where no reading saw it before (up to ``vote_kept_reads`` readings). A change that
+only an illegal move explains (alone, taken from under a card, or with a legal move before or after it), and a misdeal, are announced only when every card they rest on was seen
 where they put it by ``votes`` readings with a combined confidence of ``confident``, the moved card's old
 place was itself seen that well, and the same mistake was found at two looks in a row; a move of a
 face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the
