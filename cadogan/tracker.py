@@ -13,8 +13,8 @@ explanations the one that needs fewer cards nobody saw wins, then the one that l
 waste's fan, then the one with fewer moves; one that leans on a card no reading saw where it puts it (or on a new
 top card few readings saw on top) waits for more readings, up to ``patience``; a table taken as unchanged is read
 on while the vote puts a card where no reading saw it before (up to ``vote_kept_reads`` readings). A change that
-only an illegal move explains (alone, taken from under a card, or with a legal move before or after it), and a misdeal, are announced only when every card they rest on was seen
-where they put it by ``votes`` readings with a combined confidence of ``confident``, the moved card's old
+only an illegal move explains (alone, taken from under a card, or with a legal move before or after it), and a
+misdeal, are announced only when every card they rest on was seen where they put it by ``votes`` readings with a combined confidence of ``confident``, the moved card's old
 place was itself seen that well, and the same mistake was found at two looks in a row; a move of a
 face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the
 player to hold still. A single misread frame therefore never becomes an announced mistake. A deal that
