@@ -6,24 +6,23 @@ and sees the odd card that is not there, so no whole reading is trusted: the rea
 moved are voted *card by card* (``cadogan.vote.Evidence``: a card's place is where most readings saw it; it counts as
 seen there when ``seen_in`` readings agree; its confidence grows with every reading that agrees).
 
-The engine completes the vote (``completed``): a card of the last accepted table that no reading puts
-elsewhere stays where it was, and the voted table is accepted only when the engine explains it: the first
-one as a deal layout, every later one as up to ``max_moves`` legal moves from the last table. Of two
-explanations the one that needs fewer cards nobody saw wins, then the one that leaves out fewer cards read in a
-waste's fan, then the one with fewer moves; one that leans on a card no reading saw where it puts it (or on a new
-top card few readings saw on top) waits for more readings, up to ``patience``; a table taken as unchanged is read
-on while the vote puts a card where no reading saw it before (up to ``vote_kept_reads`` readings). A change that
-only an illegal move explains (alone, taken from under a card, or with a legal move before or after it), and a
-misdeal, are announced only when every card they rest on was seen where they put it by ``votes`` readings with a combined confidence of ``confident``, the moved card's old
-place was itself seen that well, and the same mistake was found at two looks in a row; a move of a
-face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the
-player to hold still. A single misread frame therefore never becomes an announced mistake. A deal that
-went by unread (the table moved before it was read clearly) is not checked afterwards: the game is
-followed from the first table read clearly. Where the reader also counts the backs it sees per pile, a pile
-read blank at the deal is "dealt short" only if it is a cascade that shows no back either (it is empty); any
-other blank pile may hold a card the camera could not read, so the player is asked about it and the model
-holds an unknown card there until a reading names it (a deck whose indices the recogniser cannot read would
-otherwise be announced as a misdeal).
+The engine completes the vote (``completed``): a card of the last accepted table that no reading puts elsewhere
+stays where it was, and the voted table is accepted only when the engine explains it: the first one as a deal
+layout, every later one as up to ``max_moves`` legal moves from the last table. Of two explanations the one that
+needs fewer cards nobody saw wins, then the one that leaves out fewer cards read in a waste's fan, then the one with
+fewer moves; one that leans on a card no reading saw where it puts it (or on a new top card few readings saw on top)
+waits for more readings, up to ``patience``; a table taken as unchanged is read on while the vote puts a card where
+no reading saw it before (up to ``vote_kept_reads`` readings). A change that only an illegal move explains (alone,
+taken from under a card, or with a legal move before or after it), and a misdeal, are announced only when every card
+they rest on was seen where they put it by ``votes`` readings with a combined confidence of ``confident``, the moved
+card's old place was itself seen that well, and the same mistake was found at two looks in a row; a move of a
+face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the player to
+hold still. A single misread frame therefore never becomes an announced mistake. A deal that went by unread (the
+table moved before it was read clearly) is not checked afterwards: the game is followed from the first table read
+clearly. Where the reader also counts the backs it sees per pile, a pile read blank at the deal is "dealt short"
+only if it is a cascade that shows no back either (it is empty); any other blank pile may hold a card the camera
+could not read, so the player is asked about it and the model holds an unknown card there until a reading names it
+(a deck whose indices the recogniser cannot read would otherwise be announced as a misdeal).
 
 Where the reader gives each card its own confidence, a recogniser's misreads that repeat in every frame
 (which a vote cannot outvote) are told apart by it: a card never read with ``new_card`` confidence at a
