@@ -157,13 +157,18 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
     for pile in slots:
         index = len(child.codes(pile)) - 1
         at_place = _seen_card(child, seen, pile, index, partial)
-        options = [at_place] if at_place != UNKNOWN else list(dict.fromkeys(fresh))
+        # the card read at its place, unless the table holds it already (the card turned up was played on at
+        # once: a stock turned and its card put on a column, the waste's old top read in its place)
+        held = at_place != UNKNOWN and _copies(child, at_place) >= child.game.packs
+        options = [at_place] if at_place != UNKNOWN and not held else list(dict.fromkeys(fresh))
         # A card the table already holds as often as the game's packs allow cannot be turned up again
         # (an earlier move of the same sequence may have taken it): no child with a duplicate card.
         grown = [
             with_card(c, pile, index, code) for c in children for code in options if _copies(c, code) < c.game.packs
         ]
-        children = grown or children
+        # a card read where the table holds it already may be the sequence's own guess (a waste card played, the
+        # one under it taken for the card read on top, then a turn): the turned card stays unknown as well
+        children = [*children, *grown] if held else grown or children
     return children
 
 

@@ -157,6 +157,18 @@ def test_a_card_turned_up_is_never_given_an_identity_the_table_already_holds(dea
     assert [child.codes("t2")[-1] for child in alone] == [UNKNOWN]
 
 
+def test_a_stock_card_turned_and_played_at_once_is_a_legal_change() -> None:
+    # the noisy reader (seed 1), k-legal-1: the still table after the stock's turn went unread, so the change is
+    # the turn and the queen of clubs put on the king of hearts at once; the waste's old top, read in its place,
+    # is not the card the turn brought up (the table holds it already), so that card is the queen the camera saw
+    table = make_table("klondike", {"w": "7D", "t2": "JD 10C 9D", "t3": "KH", "s": "4h 5s qc"})
+    played = after(table, "s>w", "w>t3")
+    result = explain(hide_face_down(table), camera_view(played), partial=True)
+    assert result is not None
+    assert result.legal
+    assert [str(m) for m in result.moves] == ["s>w", "w>t3"]
+
+
 @pytest.mark.parametrize("game", ["klondike", "klondike/draw3", "canfield", "canfield/modern"])
 @pytest.mark.parametrize("partial", [False, True])
 def test_pruned_illegal_search_gives_the_answer_of_the_full_one(game: str, partial: bool) -> None:
