@@ -599,6 +599,26 @@ def test_a_covered_card_read_as_another_of_its_rank_is_read_as_the_models_card(
         assert cards[("t1", code)] == (0.6 if swapped else 0.93)  # a put-back card is no sure read
 
 
+def _canfield(stock: str) -> Table:
+    """A Canfield game under way (c-illegal-1's shape): the waste empty, ``stock`` turned three at a time."""
+    columns = {"t1": "4S", "t2": "2D", "t3": "KD", "t4": "7H"}
+    return make_table("canfield", {"s": stock, "r": "KC QC JC 6C 5C", "f1": "3S", **columns})
+
+
+def _waste_read(table: Table, fan: int = 1, skip: str = "") -> Table:
+    """The camera's reading: no stock card, the waste's top ``fan`` cards (less ``skip``), every other pile's."""
+    view = camera_view(table)
+    piles = [
+        [c for c in table.codes(p)[-fan:] if str(CARDS[c]) != skip]
+        if p == "w"
+        else []
+        if p == "s"
+        else list(view.codes(p))
+        for p in view.pile_ids
+    ]
+    return Table(view.game, piles, [0] * len(piles))
+
+
 @pytest.mark.parametrize(
     ("dig_unread", "taken", "sure", "named_once", "illegal"),
     [
@@ -614,17 +634,8 @@ def test_a_card_the_model_has_nowhere_put_on_a_column_came_from_under_an_unread_
 ) -> None:
     # c-illegal-1 (kde_standard Canfield): the waste's fan shows three cards, the camera reads only its top one;
     # the player pulls out the middle card and puts it on a column, the top card staying where it was
-    columns = {"t1": "4S", "t2": "2D", "t3": "KD", "t4": "7H"}
-    stock = "9C 8D 7S 4C 5D 10C 3H JD QS"
-    truth = make_table("canfield", {"s": stock, "r": "KC QC JC 6C 5C", "f1": "3S", **columns})
-
-    def read(table: Table) -> Table:
-        """The camera's reading: no stock card, only the waste's top card."""
-        view = camera_view(table)
-        piles = [
-            list(view.codes(p)[-1:]) if p == "w" else [] if p == "s" else list(view.codes(p)) for p in view.pile_ids
-        ]
-        return Table(view.game, piles, [0] * len(piles))
+    truth = _canfield("9C 8D 7S 4C 5D 10C 3H JD QS")
+    read = _waste_read
 
     tracker = Tracker(partial=True, check_deal=False, dig_unread=dig_unread)
     observe(tracker, [(read(truth), confidences(read(truth), 0.95))] * 6)
@@ -740,22 +751,8 @@ def test_a_fan_card_read_between_two_others_is_no_phantom(fan_gaps: bool) -> Non
     # still change; the new fan's middle card is read by two readings only. Taken for a phantom, the play alone
     # explains the rest (the fan's other two cards taken for the model's unread waste cards under the played one),
     # and the model's waste is wrong ever after
-    columns = {"t1": "4S", "t2": "2D", "t3": "KD", "t4": "7H"}
-    stock = "9C 8D 7S 4C 5D 3C 8H AD 3H 10C QH JD 2H 10H"  # turned three at a time from the right
-    truth = make_table("canfield", {"s": stock, "r": "KC QC JC 6C 5C", "f1": "3S", **columns})
-
-    def read(table: Table, fan: int = 1, skip: str = "") -> Table:
-        """The camera's reading: no stock card, the waste's top ``fan`` cards, less ``skip``."""
-        view = camera_view(table)
-        piles = [
-            [c for c in table.codes(p)[-fan:] if str(CARDS[c]) != skip]
-            if p == "w"
-            else []
-            if p == "s"
-            else list(view.codes(p))
-            for p in view.pile_ids
-        ]
-        return Table(view.game, piles, [0] * len(piles))
+    truth = _canfield("9C 8D 7S 4C 5D 3C 8H AD 3H 10C QH JD 2H 10H")  # turned three at a time from the right
+    read = _waste_read
 
     tracker = Tracker(partial=True, check_deal=False, fan_gaps=fan_gaps)
     observe(tracker, [(read(truth), confidences(read(truth)))] * 6)
@@ -784,17 +781,8 @@ def test_a_card_pulled_from_under_an_unread_waste_card_is_not_left_out_as_a_phan
     # in the still table's first reading (readings that put it nowhere explain the table unchanged), so no
     # accusation was sure enough before six readings had passed; then the vote was tried without it
     # (``leave_out_new``) and the table taken as unchanged
-    columns = {"t1": "4S", "t2": "2D", "t3": "KD", "t4": "7H"}
-    stock = "9C 8D 7S 4C 5D 10C 3H JD QS"
-    truth = make_table("canfield", {"s": stock, "r": "KC QC JC 6C 5C", "f1": "3S", **columns})
-
-    def read(table: Table) -> Table:
-        """The camera's reading: no stock card, only the waste's top card."""
-        view = camera_view(table)
-        piles = [
-            list(view.codes(p)[-1:]) if p == "w" else [] if p == "s" else list(view.codes(p)) for p in view.pile_ids
-        ]
-        return Table(view.game, piles, [0] * len(piles))
+    truth = _canfield("9C 8D 7S 4C 5D 10C 3H JD QS")
+    read = _waste_read
 
     tracker = Tracker(partial=True, check_deal=False, dug_kept=dug_kept)
     observe(tracker, [(read(truth), confidences(read(truth), 0.95))] * 6)
