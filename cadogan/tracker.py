@@ -641,12 +641,20 @@ class Tracker:
             dug = self._once("dug", seen, bind(dug_out, model, seen, self.partial, self.dig_unread))
             if dug is None or not _possible(reveal(dug[0], seen, self.partial)[0]):
                 continue
-            dst = dug[1].split(">")[1]
-            card = dug[0].codes(dst)[-1]
-            new = not any(card in model.codes(pile) for pile in model.pile_ids)
-            if new and evidence.best_card(card, dst) >= self.sure_card and card not in self._named_before:
+            if self._pulled_new(model, dug[0], dug[1], evidence):
                 return True
         return False
+
+    def _pulled_new(self, model: Table, after: Table, notation: str, evidence: Evidence) -> bool | None:
+        """For a card taken from under another (``notation`` SRC-N>DST, giving ``after``) that the model had
+        nowhere: whether it was read sure enough for an accusation to rest on it, with ``sure_card`` confidence and
+        never named before (a card an earlier reading named, the top of a stock turn the vote missed, is more likely
+        the model's mistake than a hidden card pulled out). None for a card the model had."""
+        dst = notation.split(">")[1]
+        card = after.codes(dst)[-1]
+        if any(card in model.codes(pile) for pile in model.pile_ids):
+            return None
+        return evidence.best_card(card, dst) >= self.sure_card and card not in self._named_before
 
     def _leaving_out(self, model: Table, evidence: Evidence) -> list[tuple[int, int, Table, Explanation]]:
         """The legal explanations of the vote without one or two of the cards it places that the model has nowhere
@@ -904,14 +912,8 @@ class Tracker:
             found, sure_cap = blind, 0.0
         else:
             sure_cap = 1.0
-        if found is not None and "-" in found[3]:  # from under: a card the model had nowhere must be read sure
-            dst = found[3].split(">")[1]
-            card = found[1].codes(dst)[-1]
-            new = not any(card in model.codes(p) for p in model.pile_ids)
-            # ... and never named before: a card an earlier reading named (the top of a stock turn that the vote
-            # missed) is more likely the model's mistake than a hidden card pulled out
-            if new and (evidence.best_card(card, dst) < self.sure_card or card in self._named_before):
-                sure_cap = 0.0
+        if found is not None and "-" in found[3] and self._pulled_new(model, found[1], found[3], evidence) is False:
+            sure_cap = 0.0  # from under: a card the model had nowhere must be read sure (``_pulled_new``)
         legal_around: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
         if found is None:  # the illegal move with a legal one before or after it (one still table missed)
             for seen, _ in tries.values():
