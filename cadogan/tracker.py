@@ -581,11 +581,10 @@ class Tracker:
         moving = [item for item in legal if item[3].moves]
         if moving:
             # fewest cards vanished unseen, then fewest read fan cards left out, then fewest moves
-            need = self._need
-            _, _, seen, explanation = best = min(
-                moving,
-                key=lambda item: (item[0], _fan_gaps(evidence, item[2], need, self.partial and self.fan_gaps), item[1]),
+            fans = (
+                _fan_orders(model, evidence, self._need) if self.partial and self.fan_gaps and len(moving) > 1 else {}
             )
+            _, _, seen, explanation = best = min(moving, key=lambda item: (item[0], _fan_gaps(fans, item[2]), item[1]))
             # only the doubted explanations move when there are any: the weakly read card is unknown from now on
             base = doubted[0] if doubted is not None else model
             waste = None
@@ -1253,24 +1252,29 @@ def _mixed(
     return None
 
 
-def _fan_gaps(evidence: Evidence, seen: Table, need: int, partial: bool) -> int:
-    """Cards that ``need`` readings saw in a packet's fan (a waste) under a card ``seen`` shows there, which ``seen``
-    leaves out. An explanation that needs such a card to be a phantom is the worse one: in c-illegal-1
-    the fan [AD 8H 3C] (the 8H read as the 3S) after a card played and a turn was explained by the play alone,
-    with the AD and 3C taken for the waste's unread cards under the played one, and the waste was wrong ever after."""
-    if not partial:
-        return 0
-    gaps = 0
-    for pile in seen.pile_ids:
-        if seen.game.pile(pile).role is Role.TABLEAU:
+def _fan_orders(model: Table, evidence: Evidence, need: int) -> dict[str, list[int]]:
+    """Per packet pile (a waste's fan, not a column), the cards ``need`` readings put there, bottom first."""
+    orders: dict[str, list[int]] = {}
+    for pile in model.pile_ids:
+        if model.game.pile(pile).role is Role.TABLEAU:
             continue
-        kept = [card for card in face_up(seen, pile) if card != UNKNOWN]
         read = [
             card
             for card in evidence.seen
             if (place := evidence.place(card)) is not None and place[0] == pile and place[1] >= need
         ]
-        order = by_rank(evidence, pile, read)
+        orders[pile] = by_rank(evidence, pile, read)
+    return orders
+
+
+def _fan_gaps(orders: Mapping[str, list[int]], seen: Table) -> int:
+    """Cards the readings saw in a packet's fan (``_fan_orders``) under a card ``seen`` shows there, which ``seen``
+    leaves out. An explanation that needs such a card to be a phantom is the worse one: in c-illegal-1 the fan
+    [AD 8H 3C] (the 8H read as the 3S) after a card played and a turn was explained by the play alone, with the AD
+    and 3C taken for the waste's unread cards under the played one, and the waste was wrong ever after."""
+    gaps = 0
+    for pile, order in orders.items():
+        kept = [card for card in face_up(seen, pile) if card != UNKNOWN]
         at = [order.index(card) for card in kept if card in order]
         if at:
             gaps += sum(1 for card in order[: max(at)] if card not in kept)

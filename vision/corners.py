@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import NAMES, turn_twins
+from vision.cards import NAMES, class_of, turn_twins
 from vision.detections import BACK, Detections
 
 CARD_PER_INDEX = 5.0  # card height / index height: 5.4 for the renderer's decks (median), 3.9 for a poker deck
@@ -35,7 +35,7 @@ def settle_turned_corners(dets: Detections) -> Detections:
     for name, cl in groups:
         names = [NAMES[int(faces.class_id[i])] for i in cl]
         if len(cl) == 2 and names[0] != names[1] and turn_twins(names[0], names[1]):
-            renamed[cl] = NAMES.index(name)
+            renamed[cl] = class_of(name)
     if np.array_equal(renamed, faces.class_id):
         return dets
     class_id = dets.class_id.copy()
