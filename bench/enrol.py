@@ -257,8 +257,15 @@ def main() -> None:
         help="Recogniser.sure_similarity: a crop the classifier calls no index is kept only this similar to one of "
         "the deck's (default: the shipped one; 0 keeps every crop, above 1 none)",
     )
+    ap.add_argument(
+        "--other-corner",
+        type=float,
+        help="Recogniser.other_corner: an unsure read of a read card's other corner kept from this (1: off)",
+    )
     a = ap.parse_args()
     rec = load_recogniser(a.models, threads=a.threads)
+    if a.other_corner is not None:
+        rec = replace(rec, other_corner=a.other_corner)
     if a.min_score is not None:
         rec = replace(rec, min_class_score=a.min_score)
     if a.weight is not None:

@@ -566,6 +566,10 @@ def main() -> None:
     ap.add_argument("--box-scale", type=float, help="grow the detector's index boxes by this (Recogniser.box_scale)")
     ap.add_argument("--min-class-score", type=float, help="least classifier probability kept (Recogniser)")
     ap.add_argument("--nested", type=float, help="share of a box inside a surer one that drops it (Recogniser)")
+    ap.add_argument(
+        "--other-corner", type=float, help="an unsure read of a read card's other corner kept from this (Recogniser)"
+    )
+    ap.add_argument("--other-corner-not-index", type=float, help="... with 'not an index' below this (Recogniser)")
     ap.add_argument("--worst-dir", type=Path, help="write the worst photos / scenes with the reads drawn here")
     ap.add_argument(
         "--decks",
@@ -581,7 +585,16 @@ def main() -> None:
     if a.extra_widths:
         rec = replace(rec, extra_widths=tuple(int(w) for w in a.extra_widths.split(",")))
     # the recogniser settings given on the command line (each option is named after its Recogniser field)
-    settings = ("second_look", "second_look_below", "second_look_score", "box_scale", "min_class_score", "nested")
+    settings = (
+        "second_look",
+        "second_look_below",
+        "second_look_score",
+        "box_scale",
+        "min_class_score",
+        "nested",
+        "other_corner",
+        "other_corner_not_index",
+    )
     rec = replace(rec, **{name: getattr(a, name) for name in settings if getattr(a, name) is not None})
     if a.only in (None, "crops") and REAL.exists():
         print("real crops:", bench_crops(rec), flush=True)

@@ -9,6 +9,8 @@
    upside down; real tables are turned any way) and crop boxes as loose as the detector's, so no orientation
    step is needed.
 3. A candidate the classifier is unsure of is classified once more from a grown box (``Recogniser.second_look``).
+4. A candidate still unkept is kept where a kept read of its best card lies one card's corners away: that card's
+   other corner (``Recogniser.other_corner``).
 
 Confidence = sqrt(detector score) x classifier probability; ``data`` keeps both, and the runner-up class.
 """
@@ -25,7 +27,7 @@ import numpy.typing as npt
 
 from calibration.deck import DECK_NEEDED_BELOW, DeckProfile, index_similarity, match_probabilities
 from vision.cards import NAMES
-from vision.corners import settle_turned_corners
+from vision.corners import CARD_ASPECT, CARD_PER_INDEX, settle_turned_corners, usual_corner_offset
 from vision.crops import square_crop
 from vision.detections import BACK, Detections
 from vision.model import CLASSIFIER, DETECTOR, OnnxModel, load_model, models_dir
@@ -79,6 +81,13 @@ class Recogniser:
     # with a deck the classifier alone named at least this share of at enrolment (``DeckProfile.classifier_named``):
     # the classifier alone reads it (the prototypes would add phantoms for little gain); above 1: always the deck
     deck_needed_below: float = DECK_NEEDED_BELOW
+    # An unkept candidate is kept when its best card has at least ``other_corner`` ("not an index" below
+    # ``other_corner_not_index``) and a kept read of that card lies one card's corners away: the other corner of a
+    # card already read (``other_corners_kept``). Most indices the detector finds but recognition drops are named
+    # right, only unsurely (399 of the 862 misses of the selection seed); a card's other corner read sure makes the
+    # unsure read likely. 1 or more: off. Both chosen on the selection seed (BENCHMARKS.md, session 18).
+    other_corner: float = 0.2
+    other_corner_not_index: float = 0.3
 
     @property
     def reads_deck(self) -> bool:
@@ -101,17 +110,21 @@ def load_recogniser(
 
 
 def deck_probs(frame: U8, boxes: F32, rec: Recogniser) -> tuple[F32, F32, F32]:
-    """With an enrolled deck: card probabilities (n, 52) from the prototypes, the best similarity (n,), and
-    whether the classifier alone calls each crop "not an index" (n,: 1.0 or 0.0)."""
+    """With an enrolled deck: card probabilities (n, 53): the prototypes' 52, then "not an index" as this deck's
+    own indices say it (1.0 where the crop is less like any of them than ``Recogniser.min_similarity``, else 0.0:
+    the classifier may not know this deck's indices); the best similarity (n,); and whether the classifier alone
+    calls each crop "not an index" (n,: 1.0 or 0.0)."""
     from vision.deckmatch import classify_and_embed
 
     assert rec.deck is not None
     if len(boxes) == 0:
-        return np.zeros((0, NOT_INDEX), np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32)
+        return np.zeros((0, NOT_INDEX + 1), np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32)
     probs, emb = classify_and_embed(frame, boxes, rec.classifier)
     sims = index_similarity(emb[:, 0], rec.deck)  # -1 where nearer to a non-index of the enrolment photo
     rejected = (probs[:, NOT_INDEX] > probs[:, :NOT_INDEX].max(1)).astype(np.float32)
-    return match_probabilities(probs, emb[:, 0], rec.deck, weight=rec.deck_weight), sims, rejected
+    cards = match_probabilities(probs, emb[:, 0], rec.deck, weight=rec.deck_weight)
+    not_index = (sims < rec.min_similarity).astype(np.float32)[:, None]
+    return np.concatenate([cards, not_index], 1).astype(np.float32), sims, rejected
 
 
 def _sigmoid(x: F32) -> F32:
@@ -267,6 +280,41 @@ def _second_look(
     return probs, boxes, keep
 
 
+def other_corners_kept(
+    boxes: F32, probs: F32, keep: npt.NDArray[np.bool_], least: float, not_index_below: float
+) -> npt.NDArray[np.bool_]:
+    """``keep`` with each unkept candidate kept whose best card (named with at least ``least``, and "not an index"
+    below ``not_index_below``) is the card of a kept read one card's corners away: the other corner of a card
+    already read, never a new card. The corners' offset is measured on the kept reads named twice (one deck, one
+    camera: every card has the same), else the usual deck's (``vision.corners``)."""
+    kept, unkept = np.flatnonzero(keep), np.flatnonzero(~keep)
+    if len(kept) == 0 or len(unkept) == 0:
+        return keep
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    card_h = CARD_PER_INDEX * float(
+        np.median(np.maximum(boxes[kept, 2] - boxes[kept, 0], boxes[kept, 3] - boxes[kept, 1]))
+    )
+    card = probs[:, :NOT_INDEX].argmax(1)
+    not_index = probs[:, NOT_INDEX]
+    gaps = centres[kept][None] - centres[kept][:, None]  # [i, j]: from kept read i to kept read j
+    dx, dy = gaps[..., 0], gaps[..., 1]
+    twice = (card[kept][None] == card[kept][:, None]) & (dx > 0) & (dy > 0) & (0.4 * dx <= dy) & (dy <= 4 * dx)
+    twice &= np.hypot(dx, dy) < 3 * card_h
+    offset = np.median(gaps[twice], axis=0) if twice.any() else usual_corner_offset(CARD_ASPECT * card_h, card_h)
+    reach = 0.35 * float(np.hypot(*offset))  # as vision.corners pairs a card's two reads
+    keep = keep.copy()
+    for u in unkept:
+        if probs[u, card[u]] < least or not_index[u] >= not_index_below:
+            continue
+        partners = kept[card[kept] == card[u]]
+        if len(partners) == 0:
+            continue
+        gap = centres[u][None] - centres[partners]  # the kept read at the top-left corner or at the bottom-right
+        if np.any(np.minimum(np.hypot(*(gap - offset).T), np.hypot(*(gap + offset).T)) < reach):
+            keep[u] = True
+    return keep
+
+
 def recognise(frame: Any, rec: Recogniser) -> Detections:
     """Every readable corner index in a BGR frame (uint8, H x W x 3), with its card and confidence; a card whose
     two corners read as a 6 and a 9 of one suit is named by its top-left corner in both (``vision.corners``)."""
@@ -299,6 +347,8 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
         return backs
     if rec.second_look > 1.0:
         probs, boxes, keep = _second_look(image, boxes, probs, keep, unsure, rec)
+    if rec.other_corner < 1.0:
+        keep = other_corners_kept(boxes, probs, keep, rec.other_corner, rec.other_corner_not_index)
     best = probs[:, :NOT_INDEX].argmax(1)
     order = np.argsort(-probs[:, :NOT_INDEX], 1)
     cls_p = probs[np.arange(len(best)), best]

@@ -301,3 +301,77 @@ def test_a_second_look_from_a_grown_box_reads_indices_whose_boxes_cut_them(rec: 
     again = np.flatnonzero(~np.all(looked == small, axis=1))
     assert len(again)
     assert np.allclose(looked[again], grow(small[again], rec.second_look))
+
+
+def _probs(rows: list[tuple[str, float, float]]) -> npt.NDArray[np.float32]:
+    """Classifier outputs (n, 53): each row's best card with its probability, "not an index", and the rest
+    spread over the other cards."""
+    out = np.zeros((len(rows), 53), np.float32)
+    for k, (name, p, not_index) in enumerate(rows):
+        out[k, :52] = (1.0 - p - not_index) / 51
+        out[k, class_of(name)] = p
+        out[k, 52] = not_index
+    return out
+
+
+# A kept read of 5H at the top-left corner of a card whose index boxes are 20 px (a card about 100 x 72 px, its
+# bottom-right index (54, 62) px down and to the right: the usual deck's offset), and one unkept candidate.
+@pytest.mark.parametrize(
+    ("where", "read", "kept"),
+    [
+        ((54.0, 62.0), ("5H", 0.3, 0.1), True),  # the card's other corner, read right but unsure
+        ((50.0, 66.0), ("5H", 0.21, 0.25), True),  # near it (a tilted card), barely sure enough
+        ((-54.0, -62.0), ("5H", 0.3, 0.1), True),  # the kept read is the bottom-right one
+        ((54.0, 62.0), ("5H", 0.15, 0.1), False),  # too unsure of its card
+        ((54.0, 62.0), ("5H", 0.3, 0.3), False),  # too likely "not an index"
+        ((54.0, 62.0), ("6H", 0.3, 0.1), False),  # another card: a new card is never taken on a guess
+        ((0.0, 62.0), ("5H", 0.3, 0.1), False),  # straight below: not where a card's other corner lies
+        ((140.0, 10.0), ("5H", 0.3, 0.1), False),  # the next pile
+    ],
+)
+def test_an_unsure_read_of_a_read_cards_other_corner_is_kept(
+    where: tuple[float, float], read: tuple[str, float, float], kept: bool
+) -> None:
+    from vision.recognise import other_corners_kept
+
+    centres = np.array([[200.0, 200.0], [200.0 + where[0], 200.0 + where[1]]], np.float32)
+    boxes = np.concatenate([centres - 10, centres + 10], 1).astype(np.float32)
+    probs = _probs([("5H", 0.95, 0.0), read])
+    got = other_corners_kept(boxes, probs, np.array([True, False]), 0.2, 0.3)
+    assert got.tolist() == [True, kept]
+
+
+def test_the_other_corners_offset_is_measured_on_cards_read_at_both_corners() -> None:
+    """A deck printing its indices further in than the usual deck: the offset of the cards read twice decides."""
+    from vision.recognise import other_corners_kept
+
+    offset = np.array([40.0, 45.0])  # the usual deck's would be (54, 62) for these boxes
+    tops = np.array([[100.0, 100.0], [300.0, 100.0], [500.0, 100.0]])
+    centres = np.concatenate([tops, tops + offset]).astype(np.float32)
+    boxes = np.concatenate([centres - 10, centres + 10], 1).astype(np.float32)
+    probs = _probs([("2S", 0.9, 0.0), ("7D", 0.9, 0.0), ("QC", 0.9, 0.0), ("2S", 0.9, 0.0), ("7D", 0.9, 0.0)])
+    probs = np.concatenate([probs, _probs([("QC", 0.3, 0.1)])])  # QC's bottom-right corner, read unsurely
+    keep = np.array([True, True, True, True, True, False])
+    assert other_corners_kept(boxes, probs, keep, 0.2, 0.3).all()
+    usual = boxes.copy()
+    usual[5] += np.array([14.0, 17.0, 14.0, 17.0], np.float32)  # where the usual deck's corner would be
+    assert not other_corners_kept(usual, probs, keep, 0.2, 0.3)[5]
+
+
+def test_other_corners_kept_name_more_indices_of_an_unseen_deck(rec: Recogniser) -> None:
+    named = {}
+    for least in (0.2, 1.0):
+        hits = 0
+        for seed in (7003, 7013):
+            image, truth = render_scene(
+                "klondike",
+                _cascade("klondike", seed),
+                deck="kde_ancient_egyptians",
+                seed=seed,
+                options=RenderOptions(max_tilt=25, hand_probability=0),
+            )
+            found = recognise(image, replace(rec, other_corner=least))
+            share, _ = _scores(found[found.class_id < BACK], truth)
+            hits += round(share * sum(ix.hidden <= VISIBLE for c in truth.cards if c.face_up for ix in c.indices))
+        named[least] = hits
+    assert named[0.2] > named[1.0], named
