@@ -17,7 +17,9 @@ taken from under a card, or with a legal move before or after it), and a misdeal
 they rest on was seen where they put it by ``votes`` readings with a combined confidence of ``confident``, the moved
 card's old place was itself seen that well, and the same mistake was found at two looks in a row; a move of a
 face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the player to
-hold still. A single misread frame therefore never becomes an announced mistake. A deal that went by unread (the
+hold still. A single misread frame therefore never becomes an announced mistake. The deal is read on (up to
+``stray_reads`` readings) while its vote leaves out a card as many readings saw as a vote needs (misreads scattered
+over its pile outvote it: it may be a card dealt too many). A deal that went by unread (the
 table moved before it was read clearly) is not checked afterwards: the game is followed from the first table read
 clearly. Where the reader also counts the backs it sees per pile, a pile read blank at the deal is "dealt short"
 only if it is a cascade that shows no back either (it is empty); any other blank pile may hold a card the camera
@@ -132,6 +134,10 @@ class Tracker:
     """Readings list only the cards the camera sees (no face-down counts): see ``engine.verify.agrees``."""
     check_deal: bool = True
     """The first still table is the deal: check it (off when joining a game already under way)."""
+    stray_reads: int = 12
+    """Readings of the deal read on while the vote leaves out a card that as many readings saw on a pile as a vote
+    needs (misreads scattered over its pile outvote it): a misdeal must not go by for a few unlucky readings.
+    0: off."""
     replaying: bool = False
     """The readings are still tables a tracker already accepted (a session log): each one is taken, and a
     first table whose problems were not sure (logged with a low confidence) is the game under way, followed
@@ -381,6 +387,7 @@ class Tracker:
         # that went by unread leaves no layout to go by)
         shape = _deal_shape(evidence) if self.partial else None
         seen = voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
+        first_vote = seen
         if any(
             not min(evidence.sizes[p]) <= len(face_up(seen, p)) <= max(evidence.raw_sizes[p]) for p in seen.pile_ids
         ):
@@ -407,9 +414,16 @@ class Tracker:
         found, unread = self._unread_at_deal(seen, found)
         if unread and not self._impatient:
             return []  # a blank pile: its card may be read yet
-        stray = any(card not in face_up(seen, pile) for pile in seen.pile_ids for card in cards_seen_on(evidence, pile))
-        if stray and self.check_deal and not self._impatient:
+        strays = [
+            (card, pile)
+            for pile in seen.pile_ids
+            for card in cards_seen_on(evidence, pile)
+            if card not in face_up(seen, pile)
+        ]
+        if strays and self.check_deal and not self._impatient:
             return []  # a card some reading saw where the vote puts none: it may be a misdeal, read on
+        if self.check_deal and self._still_reads < self.stray_reads and self._outvoted(evidence, first_vote):
+            return []  # the next readings vote again
         sure = 1.0
         unsure_replay = self.replaying and found and self._misdeal_confidence(evidence, seen, found) < self.confident
         if found and (self._deal_missed or unsure_replay):  # the deal went by unread: follow from here, accuse nobody
@@ -441,6 +455,16 @@ class Tracker:
             text = _unread_sentence([seen.game.pile(p).name for p in unread])
             events.append(Event(EventKind.UNCLEAR, t, text, confidence=0.0))
         return events
+
+    def _outvoted(self, evidence: Evidence, seen: Table) -> bool:
+        """Whether the vote ``seen`` leaves out a card that as many readings saw on a pile as a vote needs: its
+        pile's scattered misreads outvoted it (a dealt card too many among phantoms may be a misdeal). Cards the
+        deal's layout trims away later (``_trimmed``) do not count: those are judged, not outvoted."""
+        return any(
+            card not in face_up(seen, pile) and evidence.support(card, pile) >= self._need
+            for pile in seen.pile_ids
+            for card in cards_seen_on(evidence, pile)
+        )
 
     def _unread_at_deal(
         self, seen: Table, found: list[tuple[str | None, str]]

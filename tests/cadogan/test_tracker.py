@@ -493,3 +493,35 @@ def test_piles_left_unread_at_the_deal_are_asked_about_in_one_sentence() -> None
     assert said == [
         "I cannot read the cards on column 5 and column 6: the deal puts one on each (if one is missing, deal it)"
     ]
+
+
+def _outvoted_misdeal() -> list[Table | None]:
+    """Readings of a Klondike deal whose column 2 got a card too many (X under its top card): of the first 6
+    readings 2 see X, 2 miss it, and 2 see a different phantom in its place (scattered misreads that together
+    outvote X); then 6 readings see X every time."""
+    view = camera_view(Table.dealt(find_game("klondike"), 3))
+    stock = Table.dealt(find_game("klondike"), 3).codes("s")
+    extra, phantoms = stock[-1], stock[-3:-1]
+    t2 = view.pile_ids.index("t2")
+
+    def reading(under: int | None) -> Table:
+        piles = [list(view.codes(p)) for p in view.pile_ids]
+        if under is not None:
+            piles[t2].insert(0, under)
+        return Table(view.game, piles, [0] * len(piles))
+
+    first = [reading(extra), reading(None), reading(extra), reading(phantoms[0]), reading(None), reading(phantoms[1])]
+    return [*first, *(reading(extra) for _ in range(6))]
+
+
+@pytest.mark.parametrize(("stray_reads", "misdeal"), [(12, True), (0, False)])
+def test_a_card_too_many_outvoted_by_scattered_misreads_at_the_deal_is_read_on_until_the_vote_sees_it(
+    stray_reads: int, misdeal: bool
+) -> None:
+    events = feed(Tracker(partial=True, stray_reads=stray_reads), _outvoted_misdeal())
+    misdeals = [text for kind, text in events if kind is EventKind.MISDEAL]
+    assert bool(misdeals) is misdeal, events
+    if misdeal:
+        assert "column 2 shows 2 face-up cards, the deal shows 1" in misdeals[0]
+    else:  # read off the first six readings: the deal taken as correct, without the card too many
+        assert events[0][0] is EventKind.STILL
