@@ -303,12 +303,9 @@ def other_corners_kept(
     offset = np.median(gaps[twice], axis=0) if twice.any() else usual_corner_offset(CARD_ASPECT * card_h, card_h)
     reach = 0.35 * float(np.hypot(*offset))  # as vision.corners pairs a card's two reads
     keep = keep.copy()
-    for u in unkept:
-        if probs[u, card[u]] < least or not_index[u] >= not_index_below:
-            continue
+    likely = (probs[unkept, card[unkept]] >= least) & (not_index[unkept] < not_index_below)
+    for u in unkept[likely & np.isin(card[unkept], card[kept])]:
         partners = kept[card[kept] == card[u]]
-        if len(partners) == 0:
-            continue
         gap = centres[u][None] - centres[partners]  # the kept read at the top-left corner or at the bottom-right
         if np.any(np.minimum(np.hypot(*(gap - offset).T), np.hypot(*(gap + offset).T)) < reach):
             keep[u] = True
