@@ -414,16 +414,13 @@ class Tracker:
         found, unread = self._unread_at_deal(seen, found)
         if unread and not self._impatient:
             return []  # a blank pile: its card may be read yet
-        strays = [
-            (card, pile)
-            for pile in seen.pile_ids
-            for card in cards_seen_on(evidence, pile)
-            if card not in face_up(seen, pile)
-        ]
-        if strays and self.check_deal and not self._impatient:
+        if self.check_deal and not self._impatient and _left_out(evidence, seen, 1):
             return []  # a card some reading saw where the vote puts none: it may be a misdeal, read on
-        if self.check_deal and self._still_reads < self.stray_reads and self._outvoted(evidence, first_vote):
-            return []  # the next readings vote again
+        if self.check_deal and self._still_reads < self.stray_reads and _left_out(evidence, first_vote, self._need):
+            # a card as many readings saw on a pile as a vote needs, outvoted by misreads scattered over its pile (a
+            # card dealt too many among phantoms); not the cards the deal's layout trims away (``_trimmed``), which
+            # are judged, not outvoted: the next readings vote again
+            return []
         sure = 1.0
         unsure_replay = self.replaying and found and self._misdeal_confidence(evidence, seen, found) < self.confident
         if found and (self._deal_missed or unsure_replay):  # the deal went by unread: follow from here, accuse nobody
@@ -455,16 +452,6 @@ class Tracker:
             text = _unread_sentence([seen.game.pile(p).name for p in unread])
             events.append(Event(EventKind.UNCLEAR, t, text, confidence=0.0))
         return events
-
-    def _outvoted(self, evidence: Evidence, seen: Table) -> bool:
-        """Whether the vote ``seen`` leaves out a card that as many readings saw on a pile as a vote needs: its
-        pile's scattered misreads outvoted it (a dealt card too many among phantoms may be a misdeal). Cards the
-        deal's layout trims away later (``_trimmed``) do not count: those are judged, not outvoted."""
-        return any(
-            card not in face_up(seen, pile) and evidence.support(card, pile) >= self._need
-            for pile in seen.pile_ids
-            for card in cards_seen_on(evidence, pile)
-        )
 
     def _unread_at_deal(
         self, seen: Table, found: list[tuple[str | None, str]]
@@ -1342,6 +1329,15 @@ def _new_tops_unsure(model: Table, after: Table, evidence: Evidence, votes: int)
         if top and top != face_up(model, pile)[-1:] and top[0] != UNKNOWN and evidence.tops[(top[0], pile)] < votes:
             return True
     return False
+
+
+def _left_out(evidence: Evidence, seen: Table, least: int) -> bool:
+    """Whether the vote ``seen`` leaves out a card that at least ``least`` readings saw on a pile."""
+    return any(
+        card not in face_up(seen, pile) and evidence.support(card, pile) >= least
+        for pile in seen.pile_ids
+        for card in cards_seen_on(evidence, pile)
+    )
 
 
 def _vote_elsewhere(after: Table, evidence: Evidence, need: int, partial: bool) -> bool:

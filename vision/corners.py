@@ -10,6 +10,8 @@ top-left read, before the assembly (``vision.assemble``) lays the cards out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -51,27 +53,13 @@ def physical_cards(faces: Detections, card_h: float) -> list[tuple[str, list[int
     read exactly twice, and where a name has more candidates (two packs) the reads whose offset is nearest it
     pair first. ``card_h``: a rough card height (px), for the reach only."""
     centres = faces.centres.astype(np.float64)
-    names = faces.names
-    by_name: dict[str, list[int]] = {}
-    for i, name in enumerate(names):
-        by_name.setdefault(name, []).append(i)
-
-    def candidates(idx: list[int]) -> list[tuple[int, int, npt.NDArray[np.float64]]]:
-        out = []
-        for i in idx:
-            for j in idx:
-                dx, dy = centres[j] - centres[i]
-                if dx > 0 and dy > 0 and 0.4 * dx <= dy <= 4.0 * dx and np.hypot(dx, dy) < 3.0 * card_h:
-                    out.append((i, j, centres[j] - centres[i]))
-        return out
-
-    simple = [d for idx in by_name.values() if len(idx) == 2 for _, _, d in candidates(idx)]
-    offset = np.median(np.array(simple), axis=0) if simple else None
+    by_name = _grouped(faces.names)
+    offset = measured_corner_offset(centres, faces.names, card_h)
     out: list[tuple[str, list[int]]] = []
     for name in sorted(by_name):
         idx = sorted(by_name[name], key=lambda i: -float(faces.confidence[i]))
         pairs = []
-        for i, j, d in candidates(idx):
+        for i, j, d in _down_right(centres, idx, card_h):
             if offset is None:
                 pairs.append((float(np.hypot(*d)), i, j))
             elif np.hypot(*(d - offset)) < 0.35 * np.hypot(*offset) or len(idx) == 2:
@@ -86,6 +74,36 @@ def physical_cards(faces: Detections, card_h: float) -> list[tuple[str, list[int
     # gain (k-illegal-1: a 6S's turned corner read as 9H, a second card on it)
     usual = usual_corner_offset(CARD_ASPECT * card_h, card_h)
     return misread_corners(out, centres, faces.confidence, usual if offset is None else offset)
+
+
+def _grouped(names: Sequence[str]) -> dict[str, list[int]]:
+    """The positions of each name, in order."""
+    groups: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        groups.setdefault(name, []).append(i)
+    return groups
+
+
+def _down_right(centres: _F, idx: list[int], card_h: float) -> list[tuple[int, int, _F]]:
+    """Pairs (i, j, offset) of ``idx`` where j lies down and to the right of i as a card's bottom-right index lies
+    from its top-left one: not beside it (the next pile), not straight below it (the next row), within reach."""
+    out = []
+    for i in idx:
+        for j in idx:
+            dx, dy = centres[j] - centres[i]
+            if dx > 0 and dy > 0 and 0.4 * dx <= dy <= 4.0 * dx and np.hypot(dx, dy) < 3.0 * card_h:
+                out.append((i, j, centres[j] - centres[i]))
+    return out
+
+
+def measured_corner_offset(centres: _F, names: Sequence[str], card_h: float, *, twice_only: bool = True) -> _F | None:
+    """The offset (px) from a card's top-left index to its bottom-right one, measured on the card names read
+    exactly twice (``twice_only``; else on every two reads of a name), a card's diagonal apart (one deck, one
+    camera: every card has the same); None with no such pair. ``card_h``: a rough card height (px), for the reach
+    only."""
+    groups = [idx for idx in _grouped(names).values() if len(idx) == 2 or not twice_only]
+    found = [d for idx in groups for _, _, d in _down_right(centres, idx, card_h)]
+    return np.median(np.array(found), axis=0) if found else None
 
 
 def usual_corner_offset(card_w: float, card_h: float) -> npt.NDArray[np.float64]:

@@ -27,7 +27,13 @@ import numpy.typing as npt
 
 from calibration.deck import DECK_NEEDED_BELOW, DeckProfile, index_similarity, match_probabilities
 from vision.cards import NAMES
-from vision.corners import CARD_ASPECT, CARD_PER_INDEX, settle_turned_corners, usual_corner_offset
+from vision.corners import (
+    CARD_ASPECT,
+    CARD_PER_INDEX,
+    measured_corner_offset,
+    settle_turned_corners,
+    usual_corner_offset,
+)
 from vision.crops import square_crop
 from vision.detections import BACK, Detections
 from vision.model import CLASSIFIER, DETECTOR, OnnxModel, load_model, models_dir
@@ -285,8 +291,8 @@ def other_corners_kept(
 ) -> npt.NDArray[np.bool_]:
     """``keep`` with each unkept candidate kept whose best card (named with at least ``least``, and "not an index"
     below ``not_index_below``) is the card of a kept read one card's corners away: the other corner of a card
-    already read, never a new card. The corners' offset is measured on the kept reads named twice (one deck, one
-    camera: every card has the same), else the usual deck's (``vision.corners``)."""
+    already read, never a new card. The corners' offset is the one ``vision.corners`` pairs a card's reads by,
+    measured on every two kept reads of a name (``measured_corner_offset``), else the usual deck's."""
     kept, unkept = np.flatnonzero(keep), np.flatnonzero(~keep)
     if len(kept) == 0 or len(unkept) == 0:
         return keep
@@ -296,11 +302,10 @@ def other_corners_kept(
     )
     card = probs[:, :NOT_INDEX].argmax(1)
     not_index = probs[:, NOT_INDEX]
-    gaps = centres[kept][None] - centres[kept][:, None]  # [i, j]: from kept read i to kept read j
-    dx, dy = gaps[..., 0], gaps[..., 1]
-    twice = (card[kept][None] == card[kept][:, None]) & (dx > 0) & (dy > 0) & (0.4 * dx <= dy) & (dy <= 4 * dx)
-    twice &= np.hypot(dx, dy) < 3 * card_h
-    offset = np.median(gaps[twice], axis=0) if twice.any() else usual_corner_offset(CARD_ASPECT * card_h, card_h)
+    names = [NAMES[c] for c in card[kept]]
+    offset = measured_corner_offset(centres[kept].astype(np.float64), names, card_h, twice_only=False)
+    if offset is None:
+        offset = usual_corner_offset(CARD_ASPECT * card_h, card_h)
     reach = 0.35 * float(np.hypot(*offset))  # as vision.corners pairs a card's two reads
     keep = keep.copy()
     likely = (probs[unkept, card[unkept]] >= least) & (not_index[unkept] < not_index_below)
