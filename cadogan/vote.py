@@ -420,25 +420,30 @@ def completed(
     downs: list[int] = []
     for pile in model.pile_ids:
         kept = []
+        stays = []  # the model's face-up cards that stay here, never-read ones too
         for card in face_up(model, pile):
-            if placed.get(card, pile) != pile or (partial and card == UNKNOWN):
-                continue  # seen elsewhere; or a face-up card never read, which a camera reading cannot list
-            if card != UNKNOWN and evidence.support(card, pile) == 0 and drop_unseen:
-                continue
-            kept.append(card)
+            if placed.get(card, pile) != pile:
+                continue  # seen elsewhere
+            unread = card == UNKNOWN or evidence.support(card, pile) == 0
+            if drop_unseen and unread and (card != UNKNOWN or partial):
+                continue  # no reading saw it here (an unknown card of a full reading stays: it is read as unknown)
+            stays.append(card)
+            if not (partial and card == UNKNOWN):  # a face-up card never read, which a camera reading cannot list
+                kept.append(card)
         new = [card for card, where in placed.items() if where == pile and card not in kept and card not in carried]
         kept += [c for card in by_rank(evidence, pile, new) for c in (*under.get(card, ()), card)]
         if partial and model.game.pile(pile).role is not Role.TABLEAU:
             # A packet shows its top card (a fanned waste a few more, which the model may not know yet): the
             # cards the readings saw there in their order (``fanned``) or only the one they put highest; the
-            # model's top card when no reading saw any card there.
+            # model's top card when no reading saw any card there, unknown if the model does not know it (not a
+            # known card under it: a waste whose top went up shows the unread card under it, not its JC below).
             shown = [
                 card
                 for card in kept
                 if card != UNKNOWN and evidence.support(card, pile) >= (1 if card == kept[-1] else need)
             ]
             shown = by_rank(evidence, pile, shown)
-            kept = (shown if fanned else shown[-1:]) if shown else kept[-1:]
+            kept = (shown if fanned else shown[-1:]) if shown else stays[-1:]
         unseen += sum(1 for card in in_sight(model, pile, partial) if card not in kept and card not in placed)
         down = evidence.down(pile)
         piles.append([*down, *kept])

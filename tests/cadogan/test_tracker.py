@@ -525,3 +525,30 @@ def test_a_card_too_many_outvoted_by_scattered_misreads_at_the_deal_is_read_on_u
         assert "column 2 shows 2 face-up cards, the deal shows 1" in misdeals[0]
     else:  # read off the first six readings: the deal taken as correct, without the card too many
         assert events[0][0] is EventKind.STILL
+
+
+@pytest.mark.parametrize(("seed", "turns"), [(22, 1), (3, 2)])
+@pytest.mark.parametrize("under_read", [True, False])
+def test_a_waste_card_played_off_cards_never_read_is_followed(seed: int, turns: int, under_read: bool) -> None:
+    # c-legal-1 (kde_penguins, Canfield seed 3): two turns of three, only each turn's top read; the 4C went up
+    # and the card it uncovered was not read either. The waste then showed an unread card over the turns' lower
+    # cards, and the vote was completed with the JC of the first turn on top instead: nothing explained it, and
+    # the tracker lost the game
+    table = Table.dealt(find_game("canfield"), seed)
+    tracker = Tracker(partial=True)
+    frames: list[Table | None] = [camera_view(table)] * 6
+    table.stage = Stage.PLAY
+    played = []
+    for move in [Move("s", "w", 3)] * turns + [Move("w", "f2")]:
+        assert move in table.generate_moves()
+        table.push(move)
+        played.append(str(move))
+        view = camera_view(table)
+        if not under_read and move.src == "w":
+            view = Table(view.game, [[] if p == "w" else list(view.codes(p)) for p in view.pile_ids], [0] * 11)
+        frames += [None] * 4 + [view] * 6
+    events = [e for n, f in enumerate(frames) for e in tracker.observe(n / 30, f, 0.95)]
+    assert [m for e in events if e.kind is EventKind.MOVE for m in e.moves] == played
+    assert [e.text for e in events if e.kind in (EventKind.UNCLEAR, EventKind.ILLEGAL)] == []
+    assert tracker.model is not None
+    assert len(tracker.model.codes("w")) == 3 * turns - 1
