@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.errors import CadoganError
 from engine.formats import load_table, read_table
+from engine.games import GAMES
 from engine.status import Problem
 from engine.table import Table
 
@@ -40,6 +41,11 @@ def read_table_arg(path: str) -> tuple[Table, tuple[Problem, ...]]:
             raise CadoganError(f"standard input is not JSON: {error.msg} at line {error.lineno}") from None
         return read_table(data)
     if not Path(path).exists():
+        if path in {game.name for game in GAMES}:  # a game's name where a table is wanted: say how to get one
+            raise CadoganError(
+                f"{path} is a game, not a table file: deal one with `cadogan deal {path} --seed 1 > table.json`"
+                " (or pipe it in: `cadogan deal ... | cadogan COMMAND -`)"
+            )
         raise CadoganError(f"{path} does not exist")
     return load_table(path)
 

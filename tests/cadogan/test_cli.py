@@ -113,6 +113,16 @@ def test_directory_or_missing_file_is_exit_2(tmp_path: Path, target: str) -> Non
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("command", ["check", "moves", "hint"])
+def test_a_game_name_where_a_table_file_is_wanted_says_how_to_deal_one(command: str) -> None:
+    result = cadogan(command, "klondike/draw3")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"cadogan {command}: klondike/draw3 is a game, not a table file: deal one with `cadogan deal klondike/draw3"
+        " --seed 1 > table.json` (or pipe it in: `cadogan deal ... | cadogan COMMAND -`)"
+    ]
+
+
 def test_unknown_game_for_deal_lists_the_known_ones() -> None:
     result = cadogan("deal", "spider")
     assert result.returncode == 2
