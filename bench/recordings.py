@@ -630,7 +630,8 @@ def stored_detections_reader(
     from cadogan.reading import reading_of
     from cadogan.watch import Reading
     from vision.detections import Detections
-    from vision.recognise import load_recogniser, recognise
+    from vision.recognise import load_recogniser
+    from vision.upright import turned_reads, upright_reading
 
     known: dict[str, tuple[Any, ...]] = {}
     if store.exists():
@@ -652,10 +653,13 @@ def stored_detections_reader(
 
                     deck = load_deck(str(deck_profile))
                 recogniser.append(load_recogniser(None, threads=threads, deck=deck))
-            found = recognise(image, recogniser[0])
-            known[key] = (found.boxes, found.class_id, found.confidence, found.data)
+            found, view = turned_reads(image, recogniser[0])
+            known[key] = (found.boxes, found.class_id, found.confidence, found.data, view)
             added += 1
-        return reading_of(Detections(*known[key]), game)
+        *arrays, view = known[key]
+        # as the app's reader (cadogan.reading.vision_reader): the layout read upright; its assembly done anew
+        seen = upright_reading(Detections(*arrays), view, game)
+        return reading_of(seen.detections, game, observation=seen.observation, view=seen.upright)
 
     def save() -> None:
         if added:

@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from vision.cards import NAMES, class_of
-from vision.recognise import CLS_SPAN, Recogniser, classify_boxes, load_recogniser, recognise
+from vision.recognise import CLS_SPAN, Recogniser, classify_boxes, load_recogniser
 
 REAL = Path("/work/shared/realdata/eyeplay-dev")
 WORST = 6  # pictures written by --worst-dir per test set
@@ -134,13 +134,18 @@ def bench_crops(rec: Recogniser, folder: Path = REAL) -> dict[str, Any]:
 
 def bench_real(rec: Recogniser, folder: Path = REAL, worst_dir: Path | None = None) -> dict[str, Any]:
     """Per photo: predicted set of card names vs the labelled set."""
+    from vision.upright import turned_reads
+
     rows = []
     pictures: list[tuple[float, str, Any]] = []
     tp = fp = fn = 0
     for path, labels in real_images(folder):
         image = cv2.imread(str(path))
         assert image is not None, path
-        dets = recognise(image, rec)
+        dets, view = turned_reads(image, rec)  # (the app's reading of a frame, upright: names only are scored here)
+        if not view.identity:
+            image = cv2.warpAffine(image, view.matrix()[:2], view.size, borderValue=(128, 128, 128))
+            labels = [(n, _box_in(b, view.matrix())) for n, b in labels]
         pred = {n for n in dets.names if n != "back"}
         truth = {n for n, _ in labels}
         t, f, m = len(pred & truth), len(pred - truth), len(truth - pred)
@@ -299,14 +304,18 @@ def bench_unseen(
     close_up: float = 0.0,
     worst_dir: Path | None = None,
     split: str = "unseen",
+    roll: float = 0.0,
 ) -> dict[str, Any]:
     """Renders of the UNSEEN decks across every game, tilts 0-45 degrees, a hand over the cards in a third
     of the scenes: indices named, phantoms, and piles reconstructed exactly. ``split`` "train": the same
-    scenes dealt from the named training decks instead (what a change costs the decks the models know)."""
-    from vision.assemble import assemble
+    scenes dealt from the named training decks instead (what a change costs the decks the models know).
+    ``roll``: the share of cameras turned any way about their axis (0: the usual cameras, level within a few
+    degrees). Each scene is read as the app reads a frame (``vision.upright.read_upright``), and scored in the
+    view it was read in."""
     from vision.detections import BACK
     from vision.synth import RenderOptions, render_scene
     from vision.synth.decks import DeckSplit, deck_names
+    from vision.upright import read_upright
 
     decks = deck_names(DeckSplit.UNSEEN if split == "unseen" else DeckSplit.TRAIN)
     decks = [d for d in decks if not d.startswith("procedural")]
@@ -316,6 +325,7 @@ def bench_unseen(
     per_game: dict[str, list[int]] = {}
     confusions: Counter[tuple[str, str]] = Counter()
     pictures: list[tuple[float, str, Any]] = []
+    turned = 0
     t0 = time.time()
     for k in range(scenes):
         game = UNSEEN_GAMES[k % len(UNSEEN_GAMES)]
@@ -327,9 +337,13 @@ def bench_unseen(
             piles,
             deck=deck,
             seed=seed + k,
-            options=RenderOptions(max_tilt=tilt, hand_probability=0.33, close_up=close_up),
+            options=RenderOptions(max_tilt=tilt, hand_probability=0.33, close_up=close_up, free_roll=roll),
         )
-        found = recognise(image, rec)
+        reading = read_upright(image, rec, game)
+        found, view = reading.detections, reading.upright
+        to_view = view.matrix()
+        if not view.identity:  # scored in the view the reads were made in
+            image = cv2.warpAffine(image, to_view[:2], view.size, borderValue=(128, 128, 128))
         dets = found[found.class_id < BACK]
         centres = dets.centres
         # the classifier alone, on the true index boxes (what a perfect detector would hand it)
@@ -337,7 +351,7 @@ def bench_unseen(
         for c in truth.cards:
             for ix in c.indices if c.face_up and c.card else ():
                 if ix.hidden <= 0.25:
-                    q = np.array(ix.image)
+                    q = _mapped(ix.image, to_view)
                     tboxes.append([*q.min(0), *q.max(0)])
                     tnames.append(c.card)
         if tboxes:
@@ -352,7 +366,7 @@ def bench_unseen(
             if not (c.face_up and c.card):
                 continue
             for ix in c.indices:
-                q = np.array(ix.image)
+                q = _mapped(ix.image, to_view)
                 (x0, y0), (x1, y1) = q.min(0) - 3, q.max(0) + 3
                 inside = (centres[:, 0] >= x0) & (centres[:, 0] <= x1)
                 inside &= (centres[:, 1] >= y0) & (centres[:, 1] <= y1)
@@ -388,7 +402,8 @@ def bench_unseen(
             )
         phantoms += int(np.sum(~good))  # a read on no index of the card it names: wrong name or nothing there
         dets_total += len(dets)
-        pile_score.add(game, assemble(found, game), truth)
+        pile_score.add(game, reading.observation, truth)
+        turned += not view.identity
     write_worst(worst_dir, "unseen", pictures)
     return {
         "scenes": scenes,
@@ -401,7 +416,21 @@ def bench_unseen(
         "per_game_named": {g: round(a / max(b, 1), 3) for g, (a, b) in per_game.items()},
         "per_deck": {d: round(a / max(b, 1), 3) for d, (a, b) in per_deck.items()},
         "top_confusions": confusions.most_common(10),
+        "read_turned": f"{turned}/{scenes}",
     }
+
+
+def _box_in(box: Any, matrix: Any) -> tuple[float, float, float, float]:
+    """An (x0, y0, x1, y1) box of the frame, as the level box around it in a turned view."""
+    x0, y0, x1, y1 = box
+    q = _mapped([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], matrix)
+    return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+
+
+def _mapped(quad: Any, matrix: Any) -> Any:
+    """A truth quad (image px) in the view the frame was read in (``vision.upright.Upright.matrix``)."""
+    q = np.asarray(quad, np.float64)
+    return (np.column_stack([q, np.ones(len(q))]) @ np.asarray(matrix).T)[:, :2]
 
 
 def bench_boxes(rec: Recogniser, scenes: int = 45, seed: int = 7000, split: str = "unseen") -> dict[str, Any]:
@@ -526,19 +555,22 @@ def bench_assembly(scenes: int = 140, seed: int = 3000, hands: float = 0.33, pha
 
 
 def bench_speed(rec: Recogniser, repeats: int = 15) -> dict[str, float]:
-    from vision.assemble import assemble, to_table
+    """Median ms from a frame to a table, as the app reads one (``vision.upright.read_upright``, then
+    ``to_table``); "recognise" is the reads (with the turn off level measured), "assemble" the layout."""
+    from vision.assemble import to_table
     from vision.synth import render_scene
+    from vision.upright import turned_reads, upright_reading
 
     out = {}
     for w, h in ((1920, 1080), (1280, 720)):
         image, _ = render_scene("klondike", _positions("klondike", 5), deck="paris", seed=5, size=(w, h))
-        to_table(assemble(recognise(image, rec), "klondike"))
+        to_table(upright_reading(*turned_reads(image, rec), "klondike").observation)
         whole, reading, assembling = [], [], []
         for _ in range(repeats):
             start = time.perf_counter()
-            detections = recognise(image, rec)
+            detections, view = turned_reads(image, rec)
             read = time.perf_counter()
-            to_table(assemble(detections, "klondike"))
+            to_table(upright_reading(detections, view, "klondike").observation)
             done = time.perf_counter()
             whole.append((done - start) * 1000)
             reading.append((read - start) * 1000)
@@ -570,6 +602,10 @@ def main() -> None:
         "--other-corner", type=float, help="an unsure read of a read card's other corner kept from this (Recogniser)"
     )
     ap.add_argument("--other-corner-not-index", type=float, help="... with 'not an index' below this (Recogniser)")
+    ap.add_argument(
+        "--roll", type=float, default=0.0, help="unseen: share of cameras turned any way about their axis (0-1)"
+    )
+    ap.add_argument("--upright", type=int, choices=(0, 1), help="read a turned layout upright (Recogniser.upright)")
     ap.add_argument("--worst-dir", type=Path, help="write the worst photos / scenes with the reads drawn here")
     ap.add_argument(
         "--decks",
@@ -596,6 +632,8 @@ def main() -> None:
         "other_corner_not_index",
     )
     rec = replace(rec, **{name: getattr(a, name) for name in settings if getattr(a, name) is not None})
+    if a.upright is not None:
+        rec = replace(rec, upright=bool(a.upright))
     if a.only in (None, "crops") and REAL.exists():
         print("real crops:", bench_crops(rec), flush=True)
     if a.only in (None, "real") and REAL.exists():
@@ -603,7 +641,9 @@ def main() -> None:
     if a.only in (None, "unseen"):
         print(
             "unseen decks:",
-            bench_unseen(rec, a.scenes, seed=a.seed, close_up=a.close_up, worst_dir=a.worst_dir, split=a.decks),
+            bench_unseen(
+                rec, a.scenes, seed=a.seed, close_up=a.close_up, worst_dir=a.worst_dir, split=a.decks, roll=a.roll
+            ),
             flush=True,
         )
     if a.only == "boxes":  # the detector's box sizes vs the truth (not part of the default run)

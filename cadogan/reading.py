@@ -10,7 +10,9 @@ from cadogan.watch import Image, Reader, Reading
 from engine.cards import parse_code
 
 if TYPE_CHECKING:
+    from vision.assemble import Observation
     from vision.detections import Detections
+    from vision.upright import Upright
 
 
 def vision_reader(
@@ -30,7 +32,8 @@ def vision_reader(
     (BENCHMARKS.md, issue 8) and made it slower by the clock too.
     ``deck_profile``: a profile with an enrolled deck (``cadogan calibrate deck``) whose prototypes name the cards.
     """
-    from vision.recognise import load_recogniser, recognise
+    from vision.recognise import load_recogniser
+    from vision.upright import read_upright
 
     deck = None
     if deck_profile:
@@ -40,21 +43,35 @@ def vision_reader(
     recogniser = load_recogniser(models, threads=threads, deck=deck)
 
     def read(image: Image) -> Reading:
-        return reading_of(recognise(image, recogniser), game, min_cards=min_cards)
+        seen = read_upright(image, recogniser, game)  # a camera turned any way: the layout read upright
+        return reading_of(seen.detections, game, min_cards=min_cards, observation=seen.observation, view=seen.upright)
 
     return read
 
 
-def reading_of(detections: Detections, game: str, *, min_cards: int = 3) -> Reading:
+def reading_of(
+    detections: Detections,
+    game: str,
+    *,
+    min_cards: int = 3,
+    observation: Observation | None = None,
+    view: Upright | None = None,
+) -> Reading:
     """The recogniser's detections of one frame assembled into the game's piles: the table, its least card
     confidence (the reading's), each card's confidence, and the labels to draw.
 
-    Fewer than ``min_cards`` cards assembled gives no table (see ``vision_reader``)."""
+    Fewer than ``min_cards`` cards assembled gives no table (see ``vision_reader``). ``observation``: the
+    detections already assembled; ``view``: how the frame was turned to read them (``vision.upright``), whose
+    labels are drawn back where the cards lie in the frame."""
     from vision.assemble import assemble, to_table
 
-    observation = assemble(detections, game)
+    if observation is None:
+        observation = assemble(detections, game)
     seen = [card for cards in observation.piles.values() for card in cards]
-    labels = tuple(Label(card.name, (card.x - 10, card.y - 12)) for card in seen)
+    anchors = [(card.x, card.y) for card in seen]
+    if view is not None and anchors:
+        anchors = [(float(x), float(y)) for x, y in view.to_frame(anchors)]
+    labels = tuple(Label(card.name, (x - 10, y - 12)) for card, (x, y) in zip(seen, anchors, strict=True))
     if len(seen) < min_cards:
         return Reading(None, 0.0, labels)
     table, _ = to_table(observation)

@@ -133,6 +133,9 @@ class Observation:
     piles: dict[str, tuple[SeenCard, ...]]  # bottom first; only cards whose index was read
     unplaced: tuple[SeenCard, ...]  # reads that fit no pile of the layout
     face_down: dict[str, int] = field(default_factory=dict)  # backs seen per pile (a squared packet: 1)
+    fit: float = (
+        0.0  # how well the reads fit the layout (the fit's score; 0 with nothing read): a turned view fits less
+    )
 
     def names(self) -> dict[str, list[str]]:
         return {p: [c.name for c in cards] for p, cards in self.piles.items()}
@@ -498,7 +501,7 @@ def assemble(dets: Detections, game: str) -> Observation:
         elif idx:  # a squared packet shows one card: both corners read, then the most confident, is the top one
             idx = [max(idx, key=lambda i: (cards[i].reads, cards[i].confidence))]
         out[pile] = tuple(cards[i] for i in idx)
-    return Observation(game, out, tuple(cards[i] for i in range(n) if where[i] is None), down)
+    return Observation(game, out, tuple(cards[i] for i in range(n) if where[i] is None), down, fit.score)
 
 
 def _one_name_a_place(dets: Detections) -> Detections:

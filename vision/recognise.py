@@ -94,6 +94,9 @@ class Recogniser:
     # unsure read likely. 1 or more: off. Both chosen on the selection seed (BENCHMARKS.md, session 18).
     other_corner: float = 0.2
     other_corner_not_index: float = 0.3
+    # A layout seen turned (a camera clipped on sideways, a photo from across the table) is read upright
+    # (``vision.upright.read_upright``); off, every frame is read as it is.
+    upright: bool = True
 
     @property
     def reads_deck(self) -> bool:

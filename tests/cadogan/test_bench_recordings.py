@@ -127,6 +127,7 @@ def test_stored_detections_are_kept_and_read_back(tmp_path: Path) -> None:
 
     from bench.recordings import stored_detections_reader
     from vision.synth import RenderOptions, render_scene
+    from vision.upright import Upright
 
     piles = Table.dealt(find_game("klondike"), 5).piles_view()
     image, _ = render_scene("klondike", piles, deck="paris", seed=5, options=RenderOptions(hand_probability=0))
@@ -144,7 +145,10 @@ def test_stored_detections_are_kept_and_read_back(tmp_path: Path) -> None:
     assert second is not None
     assert second.key() == first.table.key()
 
-    emptied = {key: (np.zeros((0, 4), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32), {}) for key in kept}
+    view = Upright(0.0, False, (image.shape[1], image.shape[0]), (image.shape[1], image.shape[0]))
+    emptied = {
+        key: (np.zeros((0, 4), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32), {}, view) for key in kept
+    }
     store.write_bytes(pickle.dumps(emptied))
     from_store, _ = stored_detections_reader("klondike", 1, store)
     assert from_store(image).table is None  # no cards: the reading came from the store, not the recogniser

@@ -1,0 +1,226 @@
+"""A layout seen turned, read upright: a webcam clipped on at an angle or sideways.
+
+The models and the assembly know layouts that read upright, turned at most a few degrees (the detector was
+trained on such cameras, and on a quarter turned any way; the assembly's rows and cascades run across and down
+the image). A frame turned further is read in three steps, each cheap where the layout stands level already:
+
+1. the turn off level, modulo a quarter: the strongest direction of the edges of bright, unsaturated regions
+   (card faces' borders and the print on them) in a small grey copy of the frame (``edge_turn``). Beyond
+   ``MIN_TURN`` the frame is read turned by it too, and the view with the surer reads is kept (a checked cloth
+   can set the edges' direction: the cards then read worse, and the frame is read as it is);
+2. a quarter turn: an index is taller than wide, so where most of the surest index boxes are wider than tall the
+   cards lie sideways, and the frame is turned a quarter more and read again (``sideways``);
+3. which way up, for cards that lay sideways only: the reads as they are and turned half about the view's
+   centre are both fitted to the game's layout (cascades fanned down, the foundations' row above them), and the
+   better fit is kept (``upright_reading``). A frame whose cards stand upright is taken the right way up: the
+   classifier reads indices both ways up, so only the layout could tell an upside-down table, and it tells it
+   too weakly to overrule a camera on the player's side (renders: an upright layout fits its half turn up to
+   1.7 times better).
+
+Steps 1-2 depend on the models only (``turned_reads``); step 3 on the assembly (``upright_reading``), so a change
+of the assembly never serves a stale choice from a cache of reads. Measured in BENCHMARKS.md ("Recognition",
+session 19): renders with the camera turned any way, and the usual ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.assemble import Observation, assemble
+from vision.detections import BACK, Detections
+from vision.recognise import Recogniser, recognise
+
+F64 = npt.NDArray[np.float64]
+U8 = npt.NDArray[np.uint8]
+
+MIN_TURN = 12.0  # degrees: a layout turned less is read as it is (the default renders' cameras turn up to ~15)
+SMALL_WIDTH = 480  # px: the grey copy whose edges give the turn
+SIDEWAYS_BELOW = -0.1  # median log(height / width) of the surest index boxes under which the cards lie sideways
+SIDEWAYS_READS = 16  # the surest reads that vote on it
+SIDEWAYS_LEAST = 4  # fewer reads than this say nothing
+_GREY = (128, 128, 128)  # outside the frame, as vision.crops pads
+
+
+@dataclass(frozen=True, slots=True)
+class Upright:
+    """How a frame was turned to read its layout upright: ``degrees`` counter-clockwise (the image turned before
+    it was read), then ``flipped`` (the reads' coordinates turned half about the view's centre); ``size`` is the
+    turned view's (width, height). The identity for a frame read as it is."""
+
+    degrees: float = 0.0
+    flipped: bool = False
+    size: tuple[int, int] = (0, 0)
+    frame_size: tuple[int, int] = (0, 0)
+    sideways: bool = False  # the cards lay sideways in the frame: which way up is the layout fit's choice
+
+    @property
+    def identity(self) -> bool:
+        return self.degrees == 0.0 and not self.flipped
+
+    def matrix(self) -> F64:
+        """3 x 3: frame px -> upright px."""
+        m = np.eye(3)
+        if self.degrees:
+            m = _turn_matrix(self.frame_size, self.degrees)
+        if self.flipped:
+            w, h = self.size
+            m = np.array([[-1.0, 0.0, w], [0.0, -1.0, h], [0.0, 0.0, 1.0]]) @ m
+        return m
+
+    def to_frame(self, points: npt.ArrayLike) -> F64:
+        """Upright px -> frame px, for (n, 2) points."""
+        p = np.asarray(points, np.float64).reshape(-1, 2)
+        if self.identity:
+            return p
+        back = np.linalg.inv(self.matrix())
+        q = np.column_stack([p, np.ones(len(p))]) @ back.T
+        return np.asarray(q[:, :2], np.float64)
+
+    def boxes_to_frame(self, boxes: npt.ArrayLike) -> F64:
+        """Upright boxes (n, 4) -> the (n, 4, 2) corners of each in the frame (a turned box is no longer level)."""
+        b = np.asarray(boxes, np.float64).reshape(-1, 4)
+        corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
+        return self.to_frame(corners.reshape(-1, 2)).reshape(-1, 4, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class UprightReading:
+    observation: Observation
+    detections: Detections  # upright px
+    upright: Upright
+
+
+def edge_turn(frame: npt.NDArray[Any]) -> float:
+    """Degrees (counter-clockwise, -45 to 45) that level the layout's edges, modulo a quarter turn; 0 for a frame
+    with no edges to go by."""
+    h, w = frame.shape[:2]
+    step = max(1, round(w / SMALL_WIDTH))  # a whole step: the area resize's fast path
+    small = cv2.resize(frame, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    # only near card faces (bright, unsaturated): a table's own grain or cloth must not set the turn
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    value = np.asarray(hsv[..., 2], np.uint8)
+    bright = (value > _quantile_u8(value, 0.6)) & (hsv[..., 1] < 80)
+    magnitude *= cv2.dilate(bright.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    flat = magnitude.ravel()
+    sample = flat[:: max(1, flat.size // 20000)]
+    strong = magnitude > np.partition(sample, int(0.9 * (sample.size - 1)))[int(0.9 * (sample.size - 1))]
+    if not strong.any():
+        return 0.0
+    folded = angle[strong] % 90.0
+    hist = np.bincount(folded.astype(np.int64) % 90, weights=magnitude[strong], minlength=90)[:90]
+    hist = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), np.ones(7) / 7, mode="valid")
+    k = int(np.argmax(hist))
+    left, mid, right = hist[(k - 1) % 90], hist[k], hist[(k + 1) % 90]
+    curve = left - 2 * mid + right
+    offset = 0.5 * (left - right) / curve if curve < 0 else 0.0  # the peak between bins
+    return float(((k + 0.5 + offset + 45.0) % 90.0) - 45.0)
+
+
+def _quantile_u8(values: U8, q: float) -> int:
+    """The ``q`` quantile of 8-bit values, from their histogram."""
+    counts = np.cumsum(np.bincount(values.ravel(), minlength=256))
+    return int(np.searchsorted(counts, q * counts[-1]))
+
+
+def _turn_matrix(size: tuple[int, int], degrees: float) -> F64:
+    """Frame px -> the px of the frame turned ``degrees`` counter-clockwise on a canvas that holds all of it."""
+    w, h = size
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = _turned_size(size, degrees)
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+    return np.vstack([m, [0.0, 0.0, 1.0]]) if cos or sin else np.eye(3)
+
+
+def _turned_size(size: tuple[int, int], degrees: float) -> tuple[int, int]:
+    w, h = size
+    r = np.radians(degrees)
+    cos, sin = abs(np.cos(r)), abs(np.sin(r))
+    return round(h * sin + w * cos), round(h * cos + w * sin)
+
+
+def turned(frame: npt.NDArray[Any], degrees: float) -> tuple[npt.NDArray[Any], Upright]:
+    """The frame turned ``degrees`` counter-clockwise (all of it kept, grey around), and that turn."""
+    h, w = frame.shape[:2]
+    if degrees == 0.0:
+        return frame, Upright(0.0, False, (w, h), (w, h))
+    size = _turned_size((w, h), degrees)
+    m = _turn_matrix((w, h), degrees)
+    image = cv2.warpAffine(
+        frame, m[:2], size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=_GREY
+    )
+    return np.asarray(image), Upright(degrees, False, size, (w, h))
+
+
+def sideways(dets: Detections) -> bool:
+    """Whether the surest index reads are mostly wider than tall: the cards lie across the view."""
+    faces = dets[dets.class_id < BACK]
+    if len(faces) < SIDEWAYS_LEAST:
+        return False
+    surest = faces[np.argsort(-faces.confidence, kind="stable")[:SIDEWAYS_READS]]
+    sides = surest.boxes[:, 2:] - surest.boxes[:, :2]
+    aspect = np.log(np.maximum(sides[:, 1], 1e-3) / np.maximum(sides[:, 0], 1e-3))
+    return bool(np.median(aspect) < SIDEWAYS_BELOW)
+
+
+def turned_reads(frame: npt.NDArray[Any], rec: Recogniser) -> tuple[Detections, Upright]:
+    """Steps 1-2: the frame's index reads in the view turned level (and a quarter more where the cards lie
+    sideways), with that turn. ``recognise`` alone for a frame whose layout stands level already."""
+    h, w = frame.shape[:2]
+    view = Upright(0.0, False, (w, h), (w, h))
+    dets = recognise(frame, rec)
+    if not rec.upright:
+        return dets, view
+    turn = edge_turn(frame)
+    if abs(turn) >= MIN_TURN:
+        image, level = turned(frame, turn)
+        other = recognise(image, rec)
+        if _sureness(other) > _sureness(dets):
+            dets, view = other, level
+    if sideways(dets):
+        image, view = turned(frame, view.degrees + 90.0)
+        view = replace(view, sideways=True)
+        dets = recognise(image, rec)
+    return dets, view
+
+
+def _sureness(dets: Detections) -> float:
+    """How much a view's reads say: the summed confidence of its card reads."""
+    return float(dets.confidence[dets.class_id < BACK].sum())
+
+
+def half_turned(dets: Detections, size: tuple[int, int]) -> Detections:
+    """The reads' boxes turned half about the centre of a view of ``size``."""
+    w, h = size
+    b = dets.boxes
+    boxes = np.stack([w - b[:, 2], h - b[:, 3], w - b[:, 0], h - b[:, 1]], axis=1).astype(np.float32)
+    return Detections(boxes, dets.class_id, dets.confidence, dets.data)
+
+
+def upright_reading(dets: Detections, view: Upright, game: str) -> UprightReading:
+    """Step 3: the reads assembled into ``game``'s layout; for cards that lay sideways, also half turned, and the
+    better fit kept."""
+    observation = assemble(dets, game)
+    if view.sideways:
+        other = half_turned(dets, view.size)
+        seen = assemble(other, game)
+        if seen.fit > observation.fit:
+            return UprightReading(seen, other, replace(view, flipped=True))
+    return UprightReading(observation, dets, view)
+
+
+def read_upright(frame: npt.NDArray[Any], rec: Recogniser, game: str) -> UprightReading:
+    """A frame read upright however the camera is turned: the table as observed, the reads (upright px) and the
+    turn (``Upright.to_frame`` maps the reads back onto the frame)."""
+    dets, view = turned_reads(frame, rec)
+    return upright_reading(dets, view, game)
