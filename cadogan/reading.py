@@ -33,17 +33,18 @@ def vision_reader(
     ``deck_profile``: a profile with an enrolled deck (``cadogan calibrate deck``) whose prototypes name the cards.
     """
     from vision.recognise import load_recogniser
-    from vision.upright import read_upright
+    from vision.upright import UprightReader
 
     deck = None
     if deck_profile:
         from calibration.profile import load_deck
 
         deck = load_deck(deck_profile)
-    recogniser = load_recogniser(models, threads=threads, deck=deck)
+    # a camera turned any way: the layout read upright, the turn found once and checked now and then
+    upright = UprightReader(load_recogniser(models, threads=threads, deck=deck), game)
 
     def read(image: Image) -> Reading:
-        seen = read_upright(image, recogniser, game)  # a camera turned any way: the layout read upright
+        seen = upright(image)
         return reading_of(seen.detections, game, min_cards=min_cards, observation=seen.observation, view=seen.upright)
 
     return read

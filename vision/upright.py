@@ -173,11 +173,15 @@ def sideways(dets: Detections) -> bool:
     return bool(np.median(aspect) < SIDEWAYS_BELOW)
 
 
-def turned_reads(frame: npt.NDArray[Any], rec: Recogniser) -> tuple[Detections, Upright]:
+def turned_reads(frame: npt.NDArray[Any], rec: Recogniser, known: Upright | None = None) -> tuple[Detections, Upright]:
     """Steps 1-2: the frame's index reads in the view turned level (and a quarter more where the cards lie
-    sideways), with that turn. ``recognise`` alone for a frame whose layout stands level already."""
+    sideways), with that turn. ``recognise`` alone for a frame whose layout stands level already. ``known``: the
+    turn found on an earlier frame of the same camera (``Upright.known``), taken as it is (one reading, not two)."""
     h, w = frame.shape[:2]
     view = Upright(0.0, False, (w, h), (w, h))
+    if known is not None and known.frame_size == (w, h) and rec.upright:
+        image, view = turned(frame, known.degrees)
+        return recognise(image, rec), replace(view, sideways=known.sideways)
     dets = recognise(frame, rec)
     if not rec.upright:
         return dets, view
@@ -207,9 +211,14 @@ def half_turned(dets: Detections, size: tuple[int, int]) -> Detections:
     return Detections(boxes, dets.class_id, dets.confidence, dets.data)
 
 
-def upright_reading(dets: Detections, view: Upright, game: str) -> UprightReading:
+def upright_reading(dets: Detections, view: Upright, game: str, known: Upright | None = None) -> UprightReading:
     """Step 3: the reads assembled into ``game``'s layout; for cards that lay sideways, also half turned, and the
-    better fit kept."""
+    better fit kept (or, with ``known``, the way up found on an earlier frame)."""
+    if view.sideways and known is not None:
+        if known.flipped:
+            other = half_turned(dets, view.size)
+            return UprightReading(assemble(other, game), other, replace(view, flipped=True))
+        return UprightReading(assemble(dets, game), dets, view)
     observation = assemble(dets, game)
     if view.sideways:
         other = half_turned(dets, view.size)
@@ -219,8 +228,34 @@ def upright_reading(dets: Detections, view: Upright, game: str) -> UprightReadin
     return UprightReading(observation, dets, view)
 
 
-def read_upright(frame: npt.NDArray[Any], rec: Recogniser, game: str) -> UprightReading:
+def read_upright(frame: npt.NDArray[Any], rec: Recogniser, game: str, known: Upright | None = None) -> UprightReading:
     """A frame read upright however the camera is turned: the table as observed, the reads (upright px) and the
-    turn (``Upright.to_frame`` maps the reads back onto the frame)."""
-    dets, view = turned_reads(frame, rec)
-    return upright_reading(dets, view, game)
+    turn (``Upright.to_frame`` maps the reads back onto the frame). ``known``: the turn of an earlier frame of the
+    same camera, used as it is (``UprightReader`` keeps one for a video)."""
+    dets, view = turned_reads(frame, rec, known)
+    return upright_reading(dets, view, game, known)
+
+
+KNOWN_READS = 8  # a turn is kept for later frames only when found on a frame with this many card reads
+RECHECK_EVERY = 30  # frames: the turn is found anew this often (a camera knocked, a table turned)
+
+
+@dataclass
+class UprightReader:
+    """``read_upright`` for the frames of one camera: the turn found on a well-read frame is used for the next
+    ``RECHECK_EVERY`` frames as it is (one reading a frame instead of two where the camera is turned, and no turn
+    measured where it is not), then found anew."""
+
+    rec: Recogniser
+    game: str
+    known: Upright | None = None
+    since: int = 0
+
+    def __call__(self, frame: npt.NDArray[Any]) -> UprightReading:
+        known = self.known if self.since < RECHECK_EVERY else None
+        seen = read_upright(frame, self.rec, self.game, known)
+        if known is None:
+            sure = int(np.sum(seen.detections.class_id < BACK))
+            self.known, self.since = (seen.upright, 0) if sure >= KNOWN_READS else (None, 0)
+        self.since += 1
+        return seen

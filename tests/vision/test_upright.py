@@ -21,7 +21,7 @@ from vision.cards import class_of
 from vision.detections import BACK, Detections
 from vision.recognise import Recogniser, load_recogniser, recognise
 from vision.synth import RenderOptions, SceneTruth, render_scene
-from vision.upright import Upright, edge_turn, read_upright, sideways, turned
+from vision.upright import Upright, UprightReader, edge_turn, read_upright, sideways, turned
 
 Image = npt.NDArray[np.uint8]
 
@@ -166,3 +166,35 @@ def test_see_reads_a_photo_taken_sideways(tmp_path: Path, level: tuple[Image, Sc
         assert -2 <= x0 < x1 <= width + 2
         assert -2 <= y0 < y1 <= height + 2
     assert cv2.imread(str(out)) is not None
+
+
+def test_a_cameras_turn_is_found_on_a_well_read_frame_and_kept_for_the_next(
+    rec: Recogniser, level: tuple[Image, SceneTruth], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.upright
+
+    readings: list[int] = []
+
+    def counted(frame: npt.NDArray[np.uint8], recogniser: Recogniser) -> Detections:
+        readings.append(1)
+        return recognise(frame, recogniser)
+
+    monkeypatch.setattr(vision.upright, "recognise", counted)
+    monkeypatch.setattr(vision.upright, "RECHECK_EVERY", 3)
+    frame = turned(level[0], 90.0)[0]
+    reader = UprightReader(rec, "klondike")
+    first = reader(frame)
+    found = len(readings)
+    assert found >= 2  # found: read as it is, then a quarter turned
+    again = [reader(frame) for _ in range(2)]
+    assert len(readings) == found + 2  # one reading a frame, the turn kept
+    for seen in again:
+        assert seen.upright == first.upright
+        assert seen.observation.names() == first.observation.names()
+    before = len(readings)
+    reader(frame)  # the fourth frame: found anew
+    assert len(readings) - before >= 2
+    # a frame with too little read is no ground for keeping a turn
+    blank = UprightReader(rec, "klondike")
+    blank(np.full((720, 1280, 3), 127, np.uint8))
+    assert blank.known is None
