@@ -320,9 +320,10 @@ def other_corners_kept(
     return keep
 
 
-def recognise(frame: Any, rec: Recogniser) -> Detections:
+def recognise(frame: Any, rec: Recogniser, *, settle: bool = True) -> Detections:
     """Every readable corner index in a BGR frame (uint8, H x W x 3), with its card and confidence; a card whose
-    two corners read as a 6 and a 9 of one suit is named by its top-left corner in both (``vision.corners``)."""
+    two corners read as a 6 and a 9 of one suit is named by its top-left corner in both (``vision.corners``; not
+    with ``settle`` False: for a view that may yet be turned half, where the top-left corner is the other one)."""
     image = np.asarray(frame)
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8 or min(image.shape[:2]) < 32:
         raise ValueError(f"expected a BGR uint8 image, got {image.dtype} {image.shape}")
@@ -370,5 +371,6 @@ def recognise(frame: Any, rec: Recogniser) -> Detections:
             "second_score": probs[np.arange(len(best)), order[:, 1]],
         },
     )[keep]
+    reads = Detections.merge([dets[_nms(dets.boxes, dets.confidence, 0.4, rec.nested)], backs])
     # a card read as a 6 in one corner and a 9 of its suit in the other is named by its top-left corner
-    return settle_turned_corners(Detections.merge([dets[_nms(dets.boxes, dets.confidence, 0.4, rec.nested)], backs]))
+    return settle_turned_corners(reads) if settle else reads

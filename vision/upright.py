@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.assemble import Observation, assemble
+from vision.corners import settle_turned_corners
 from vision.detections import BACK, Detections
 from vision.recognise import Recogniser, recognise
 
@@ -181,7 +182,7 @@ def turned_reads(frame: npt.NDArray[Any], rec: Recogniser, known: Upright | None
     view = Upright(0.0, False, (w, h), (w, h))
     if known is not None and known.frame_size == (w, h) and rec.upright:
         image, view = turned(frame, known.degrees)
-        return recognise(image, rec), replace(view, sideways=known.sideways)
+        return recognise(image, rec, settle=not known.sideways), replace(view, sideways=known.sideways)
     dets = recognise(frame, rec)
     if not rec.upright:
         return dets, view
@@ -194,7 +195,7 @@ def turned_reads(frame: npt.NDArray[Any], rec: Recogniser, known: Upright | None
     if sideways(dets):
         image, view = turned(frame, view.degrees + 90.0)
         view = replace(view, sideways=True)
-        dets = recognise(image, rec)
+        dets = recognise(image, rec, settle=False)  # which corner is top-left waits for which way up (step 3)
     return dets, view
 
 
@@ -213,19 +214,16 @@ def half_turned(dets: Detections, size: tuple[int, int]) -> Detections:
 
 def upright_reading(dets: Detections, view: Upright, game: str, known: Upright | None = None) -> UprightReading:
     """Step 3: the reads assembled into ``game``'s layout; for cards that lay sideways, also half turned, and the
-    better fit kept (or, with ``known``, the way up found on an earlier frame)."""
-    if view.sideways and known is not None:
-        if known.flipped:
-            other = half_turned(dets, view.size)
-            return UprightReading(assemble(other, game), other, replace(view, flipped=True))
+    better fit kept (or, with ``known``, the way up found on an earlier frame). Only then, with the top-left
+    corners where they lie, are a card's 6/9 corners settled (``vision.corners.settle_turned_corners``)."""
+    if not view.sideways:
         return UprightReading(assemble(dets, game), dets, view)
-    observation = assemble(dets, game)
-    if view.sideways:
-        other = half_turned(dets, view.size)
-        seen = assemble(other, game)
-        if seen.fit > observation.fit:
-            return UprightReading(seen, other, replace(view, flipped=True))
-    return UprightReading(observation, dets, view)
+    ways = [(False, settle_turned_corners(dets)), (True, settle_turned_corners(half_turned(dets, view.size)))]
+    if known is not None:
+        ways = [way for way in ways if way[0] == known.flipped]
+    seen = [(assemble(reads, game), flipped, reads) for flipped, reads in ways]
+    observation, flipped, reads = max(seen, key=lambda item: item[0].fit)  # the first on a tie: as it is
+    return UprightReading(observation, reads, replace(view, flipped=flipped))
 
 
 def read_upright(frame: npt.NDArray[Any], rec: Recogniser, game: str, known: Upright | None = None) -> UprightReading:

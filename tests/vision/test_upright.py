@@ -21,7 +21,7 @@ from vision.cards import class_of
 from vision.detections import BACK, Detections
 from vision.recognise import Recogniser, load_recogniser, recognise
 from vision.synth import RenderOptions, SceneTruth, render_scene
-from vision.upright import Upright, UprightReader, edge_turn, read_upright, sideways, turned
+from vision.upright import Upright, UprightReader, edge_turn, read_upright, sideways, turned, upright_reading
 
 Image = npt.NDArray[np.uint8]
 
@@ -175,9 +175,9 @@ def test_a_cameras_turn_is_found_on_a_well_read_frame_and_kept_for_the_next(
 
     readings: list[int] = []
 
-    def counted(frame: npt.NDArray[np.uint8], recogniser: Recogniser) -> Detections:
+    def counted(frame: npt.NDArray[np.uint8], recogniser: Recogniser, *, settle: bool = True) -> Detections:
         readings.append(1)
-        return recognise(frame, recogniser)
+        return recognise(frame, recogniser, settle=settle)
 
     monkeypatch.setattr(vision.upright, "recognise", counted)
     monkeypatch.setattr(vision.upright, "RECHECK_EVERY", 3)
@@ -198,3 +198,16 @@ def test_a_cameras_turn_is_found_on_a_well_read_frame_and_kept_for_the_next(
     blank = UprightReader(rec, "klondike")
     blank(np.full((720, 1280, 3), 127, np.uint8))
     assert blank.known is None
+
+
+@pytest.mark.parametrize(("flipped", "name"), [(False, "6D"), (True, "9D")])
+def test_a_cards_6_and_9_corners_are_settled_by_its_top_left_corner_once_the_way_up_is_known(
+    flipped: bool, name: str
+) -> None:
+    # one card read at both corners as a 6 and a 9 of diamonds (an index box 20 x 30: a card about 150 px high, its
+    # bottom-right index about (80, 93) px from its top-left one); the view held sideways, its way up known
+    reads = Detections.build([(190, 185, 210, 215), (270, 278, 290, 308)], [class_of("6D"), class_of("9D")], [0.8, 0.8])
+    view = Upright(90.0, False, (1000, 800), (800, 1000), sideways=True)
+    seen = upright_reading(reads, view, "klondike", replace(view, flipped=flipped))
+    assert seen.upright.flipped is flipped
+    assert seen.detections.names == [name, name]  # the corner at the top left of the view the layout stands in
