@@ -73,8 +73,9 @@ def reading_of(
     if view is not None and anchors:
         anchors = [(float(x), float(y)) for x, y in view.to_frame(anchors)]
     labels = tuple(Label(card.name, (x - 10, y - 12)) for card, (x, y) in zip(seen, anchors, strict=True))
+    at = {parse_code(card.name): point for card, point in zip(seen, anchors, strict=True) if card.name != "??"}
     if len(seen) < min_cards:
-        return Reading(None, 0.0, labels)
+        return Reading(None, 0.0, labels, at=at)
     table, _ = to_table(observation)
     confidence = min(card.confidence for card in seen)
     cards: dict[tuple[str, int], float] = {}
@@ -87,4 +88,4 @@ def reading_of(
             code = parse_code(card.name)
             cards[(pile, code)] = max(cards.get((pile, code), 0.0), float(card.confidence))
     backs = {pile: count for pile, count in observation.face_down.items() if pile in table.pile_ids}
-    return Reading(table, confidence, labels, cards, backs)
+    return Reading(table, confidence, labels, cards, backs, at)

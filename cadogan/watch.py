@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from cadogan.gate import MotionGate, changed_fraction, thumbnail
-from cadogan.overlay import Label, Overlay, OverlayWindow, OverlayWriter, draw
+from cadogan.overlay import Label, Overlay, OverlayWindow, OverlayWriter, Point, draw
 from cadogan.session import SessionLog
 from cadogan.sources import TimedFrame
 from cadogan.speech import Speaker
 from cadogan.tracker import CardConfidences, Event, EventKind, Tracker
+from engine.moves import Move
 from engine.table import Table
 
 Image = npt.NDArray[np.uint8]
@@ -30,11 +32,33 @@ class Reading:
     """The confidence of each card read: (pile, card code) -> confidence; ``confidence`` is the least of them."""
     backs: Mapping[str, int] | None = None
     """Face-down cards seen per pile (a squared packet: 1); None when the reader does not look for backs."""
+    at: Mapping[int, Point] = field(default_factory=dict)
+    """Where each card read lies in the frame (card code -> px of its index): the hint's arrow starts and ends there."""
 
 
 Reader = Callable[[Image], Reading]
-Hinter = Callable[[Table], tuple[str, float] | None]
-"""Gives the sentence of the best move and its chance to win, or None when there is no move."""
+
+
+class Advice(NamedTuple):
+    """A hint: the best move in words, its chance to win, and the move (drawn as an arrow when known)."""
+
+    sentence: str
+    chance: float
+    move: Move | None = None
+
+
+Hinter = Callable[[Table], Advice | tuple[str, float] | None]
+"""Gives the sentence of the best move and its chance to win (and the move), or None when there is no move."""
+
+
+def hint_arrow(model: Table, move: Move, at: Mapping[int, Point]) -> tuple[Point, Point] | None:
+    """From the card the move takes to the card it goes onto, where the camera last read them; None where either
+    end was not read (a stock turn, a move into a space or onto an empty foundation)."""
+    src, dst = model.codes(move.src), model.codes(move.dst)
+    if len(src) < move.count or not dst or move.count < 1:
+        return None
+    start, end = at.get(src[-move.count]), at.get(dst[-1])
+    return None if start is None or end is None else (start, end)
 
 
 @dataclass
@@ -85,6 +109,8 @@ def watch(
     """The position last hinted at (a hand that passes over the table without a move brings no second hint)."""
     asked = False
     last_move = ""
+    at: dict[int, Point] = {}  # where each card was last read (the hint's arrow)
+    advised: tuple[Table, Move] | None = None
     for frame in frames:
         summary.frames += 1
         if frame.index % max(1, every):
@@ -106,6 +132,7 @@ def watch(
             reading, gated_read = reader(frame.image), True
         summary.recognised += gated_read
         summary.read += reading.table is not None
+        at.update(reading.at)
         events = tracker.observe(frame.t, reading.table, reading.confidence, reading.cards or None, reading.backs)
         if gate is not None and gated_read:
             accepted = reading.table is not None and tracker.still_key() == reading.table.key()
@@ -143,13 +170,16 @@ def watch(
             hinted, asked = position, False
             advice = hinter(tracker.model)
             if advice is not None:
-                text = f"hint: {advice[0]} ({advice[1]:.0%} to win)"
+                sentence, chance = advice[0], advice[1]
+                text = f"hint: {sentence} ({chance:.0%} to win)"
                 summary.events.append(Event(EventKind.STILL, frame.t, text))
                 if log is not None:
-                    log.write("hint", frame.t, text=advice[0], chance=round(advice[1], 3))
+                    log.write("hint", frame.t, text=sentence, chance=round(chance, 3))
                 if speaker is not None:
-                    speaker.say(advice[0])
+                    speaker.say(sentence)
                 banner, banner_until = text, frame.t + 6.0
+                move = advice[2] if len(advice) > 2 else None
+                advised = None if not isinstance(move, Move) else (tracker.model.copy(), move)
         if overlay is not None or window is not None:
             model = tracker.model
             status = "" if model is None else f"{model.game.title}: {model.foundation_count()} on foundations"
@@ -159,7 +189,10 @@ def watch(
             if last_move:
                 status += f" | {last_move}"
             shown = banner if frame.t <= banner_until else ""
-            image = draw(frame.image, Overlay(labels=reading.labels, banner=shown, status=status))
+            arrow = None
+            if advised is not None and shown.startswith("hint:"):  # while the hint is on screen
+                arrow = hint_arrow(advised[0], advised[1], at)
+            image = draw(frame.image, Overlay(labels=reading.labels, arrow=arrow, banner=shown, status=status))
             if overlay is not None:
                 overlay.write(image)
             if window is not None:

@@ -12,7 +12,7 @@ from cadogan.session import SessionLog, read_session
 from cadogan.sources import FrameSource
 from cadogan.speech import Speaker
 from cadogan.tracker import Event, Tracker
-from cadogan.watch import Hinter, watch
+from cadogan.watch import Advice, Hinter, watch
 from engine.games import find_game
 from engine.table import Stage, Table
 
@@ -55,12 +55,12 @@ def add_parser(sub: SubParsers) -> None:
 def _hinter(seconds: float = 1.0) -> Hinter:
     from engine.hint import hint, nodes_for_seconds
 
-    def advise(table: Table) -> tuple[str, float] | None:
+    def advise(table: Table) -> Advice | None:
         try:
             best = hint(table, nodes_for_seconds(seconds))
         except ValueError:
             return None
-        return None if best.move is None else (best.sentence, best.chance)
+        return None if best.move is None else Advice(best.sentence, best.chance, best.move)
 
     return advise
 
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             log=log,
             speaker=speaker,
             overlay=overlay,
-            hinter=_hinter() if args.auto_hint is not None else None,
+            hinter=_hinter() if args.auto_hint is not None or window is not None else None,  # (the h key)
             auto_hint_after=args.auto_hint,
             every=args.every,
             on_event=_print,

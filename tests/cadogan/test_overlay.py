@@ -87,3 +87,39 @@ def test_the_window_shows_the_overlay_and_its_keys_ask_for_a_hint_and_stop(monke
     assert len(shown) == 10  # stopped by the q key
     assert summary.end_reason == "stopped by the player"
     assert len(hints) == 1  # asked for with h
+
+
+def test_a_hint_asked_for_is_drawn_as_an_arrow_from_the_card_to_the_card_it_goes_onto(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cadogan.overlay import OverlayWindow
+    from cadogan.sources import TimedFrame
+    from cadogan.tracker import Tracker
+    from cadogan.watch import Advice, Reading, hint_arrow, watch
+    from engine.games import find_game
+    from engine.moves import Move
+    from engine.table import Table
+    from engine.testing import camera_view
+
+    shown: list[np.ndarray] = []
+    keys = iter([-1] * 6 + [ord("h")] + [-1] * 60)
+    monkeypatch.setattr(cv2, "namedWindow", lambda *a: None)
+    monkeypatch.setattr(cv2, "imshow", lambda name, image: shown.append(image))
+    monkeypatch.setattr(cv2, "waitKey", lambda delay: next(keys))
+    monkeypatch.setattr(cv2, "destroyWindow", lambda name: None)
+    table = camera_view(Table.dealt(find_game("klondike"), 2))
+    move = Move("t1", "t2")  # (the arrow does not judge the move: the hint did)
+    at = {table.codes("t1")[-1]: (100.0, 200.0), table.codes("t2")[-1]: (500.0, 300.0)}
+    frames = [TimedFrame(n, n / 10, np.zeros((360, 640, 3), np.uint8)) for n in range(20)]
+
+    def hinter(model: Table) -> Advice:
+        return Advice("move the card onto the other", 0.5, move)
+
+    window = OverlayWindow()
+    watch(frames, lambda image: Reading(table, 0.97, at=at), Tracker(partial=True), hinter=hinter, window=window)
+    window.close()
+    assert hint_arrow(table, move, at) == ((100.0, 200.0), (500.0, 300.0))
+    assert hint_arrow(table, Move("s", "w"), at) is None  # a stock turn: no card at either end was read
+    middle = (slice(240, 260), slice(290, 310))  # the line's middle, (300, 250)
+    assert not np.any(shown[5][middle])  # before the hint: nothing there
+    assert np.any(shown[-1][middle])  # while the hint is on screen: the arrow
