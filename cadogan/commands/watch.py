@@ -25,8 +25,10 @@ def add_parser(sub: SubParsers) -> None:
         "Watch a game through a webcam (or a video, an image, a folder of images): read the table whenever\n"
         "it is still, check the deal, follow every move, announce moves against the rules (on screen, in the\n"
         "session log, aloud with --speak), and give hints when the table has been still a while (--auto-hint).\n"
-        "When a display exists and OpenCV has its GUI, the overlay is shown in a window: press h for a hint,\n"
-        "q to stop.\n"
+        "When a display exists and OpenCV has its GUI, the overlay is shown in a window: press h for a hint\n"
+        "(drawn as an arrow from the card to move to the card it goes onto), q to stop.\n"
+        "The camera may be turned at an angle or sideways (the layout is read upright); put it on the\n"
+        "player's side of the table, not across it.\n"
         "Every still table goes to the session log, which `cadogan verify` reads; if the source stops, the\n"
         "log written so far is complete: start again with --resume to carry on.",
         "  cadogan watch --game klondike                      # webcam 0\n"
