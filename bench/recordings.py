@@ -679,13 +679,16 @@ def verify_recording(
     seconds: float | None = None,
     detections: Path | None = None,
     deck_profile: Path | None = None,
+    turn: float = 0.0,
 ) -> Result:
     """``detections``: a folder where the recogniser's detections are kept and reused (real recogniser only);
-    ``deck_profile``: a profile whose enrolled deck the real recogniser names the cards with."""
+    ``deck_profile``: a profile whose enrolled deck the real recogniser names the cards with; ``turn``: degrees the
+    camera is turned counter-clockwise about its axis (every frame turned so, before anything sees it)."""
     from cadogan.reading import vision_reader
     from cadogan.sources import FrameSource, TimedFrame
     from cadogan.verdict import EntryKind
     from cadogan.videocheck import check_video
+    from vision.upright import turned
 
     record = json.loads(recording.truth.read_text())
     spec = recording.spec
@@ -712,6 +715,8 @@ def verify_recording(
                     break
                 if state is not None:
                     state["index"] = frame.index
+                if turn:
+                    frame = TimedFrame(frame.index, frame.t, turned(frame.image, turn)[0])
                 yield frame
 
     source = Source(str(recording.video))
@@ -748,12 +753,12 @@ def verify_recording(
     )
 
 
-def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None, bool, bool]) -> Result:
-    spec, max_moves, cache, reader_kind, threads, out, refresh, seconds, reuse, enrolled = args
+def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None, bool, bool, float]) -> Result:
+    spec, max_moves, cache, reader_kind, threads, out, refresh, seconds, reuse, enrolled, turn = args
     recording = make_recording(spec, max_moves, Path(cache), refresh)
     detections = Path(cache) / "detections" if reuse else None
     profile = enrolled_profile(spec.deck, Path(cache)) if enrolled else None
-    return verify_recording(recording, reader_kind, threads, Path(out), seconds, detections, profile)
+    return verify_recording(recording, reader_kind, threads, Path(out), seconds, detections, profile, turn)
 
 
 def _render_job(args: tuple[Spec, int, str, bool]) -> str:
@@ -849,6 +854,13 @@ def main(argv: list[str] | None = None) -> int:
         help="real recogniser: enrol each recording's deck first from a rendered photo of its 52 cards, as a "
         "user would with `cadogan calibrate deck`, and read the cards with that profile",
     )
+    parser.add_argument(
+        "--turn",
+        type=float,
+        default=0.0,
+        help="the camera turned this many degrees counter-clockwise about its axis (a webcam clipped on sideways: "
+        "90); every frame is turned before anything sees it",
+    )
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args(argv)
     if args.reuse_detections and args.reader != "vision":
@@ -867,6 +879,7 @@ def main(argv: list[str] | None = None) -> int:
         specs = specs[: args.first]
     cache = cache_dir(args.cache)
     reader_name = args.reader.replace(":", "-").replace(",", "-") + ("-enrolled" if args.enrolled else "")
+    reader_name += f"-turned-{args.turn:g}" if args.turn else ""
     out = (Path(args.out) if args.out else cache / "verify") / reader_name
     started = time.monotonic()
     context = get_context("spawn")
@@ -890,6 +903,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seconds,
             args.reuse_detections,
             args.enrolled,
+            args.turn,
         )
         for s in specs
     ]
