@@ -31,7 +31,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.assemble import Observation, assemble
+from engine.errors import CadoganError
+from engine.status import problems
+from vision.assemble import Observation, assemble, to_table
 from vision.corners import settle_turned_corners
 from vision.detections import BACK, Detections
 from vision.recognise import Recogniser, recognise
@@ -214,16 +216,30 @@ def half_turned(dets: Detections, size: tuple[int, int]) -> Detections:
 
 def upright_reading(dets: Detections, view: Upright, game: str, known: Upright | None = None) -> UprightReading:
     """Step 3: the reads assembled into ``game``'s layout; for cards that lay sideways, also half turned, and the
-    better fit kept (or, with ``known``, the way up found on an earlier frame). Only then, with the top-left
-    corners where they lie, are a card's 6/9 corners settled (``vision.corners.settle_turned_corners``)."""
+    way that breaks fewer of the game's rules kept (``engine.status.problems`` of the table read: cascades built
+    the wrong way, columns of backs in the wrong order), then the better layout fit (or, with ``known``, the way
+    up found on an earlier frame). Only then, with the top-left corners where they lie, are a card's 6/9 corners
+    settled (``vision.corners.settle_turned_corners``)."""
     if not view.sideways:
-        return UprightReading(assemble(dets, game), dets, view)
-    ways = [(False, settle_turned_corners(dets)), (True, settle_turned_corners(half_turned(dets, view.size)))]
-    if known is not None:
-        ways = [way for way in ways if way[0] == known.flipped]
-    seen = [(assemble(reads, game), flipped, reads) for flipped, reads in ways]
-    observation, flipped, reads = max(seen, key=lambda item: item[0].fit)  # the first on a tie: as it is
+        reads = settle_turned_corners(dets)
+        return UprightReading(assemble(reads, game), reads, view)
+    ways = [False, True] if known is None else [known.flipped]
+    seen = []
+    for flipped in ways:
+        reads = settle_turned_corners(half_turned(dets, view.size) if flipped else dets)
+        observation = assemble(reads, game)
+        broken = _broken(observation) if len(ways) > 1 else 0
+        seen.append((broken, -observation.fit, flipped, observation, reads))
+    broken, _, flipped, observation, reads = min(seen, key=lambda item: item[:3])  # (as it is, on a tie)
     return UprightReading(observation, reads, replace(view, flipped=flipped))
+
+
+def _broken(observation: Observation) -> int:
+    """How many of its game's rules the table read breaks (a table that cannot even be built: many)."""
+    try:
+        return len(problems(to_table(observation, face_down=True)[0]))
+    except CadoganError:
+        return 1_000
 
 
 def read_upright(frame: npt.NDArray[Any], rec: Recogniser, game: str, known: Upright | None = None) -> UprightReading:
@@ -242,18 +258,30 @@ RECHECK_EVERY = 30  # frames: the turn is found anew this often (a camera knocke
 class UprightReader:
     """``read_upright`` for the frames of one camera: the turn found on a well-read frame is used for the next
     ``RECHECK_EVERY`` frames as it is (one reading a frame instead of two where the camera is turned, and no turn
-    measured where it is not), then found anew."""
+    measured where it is not), then found anew; which way up a sideways view stands is kept while the camera keeps
+    its quarter (a table that jumped upside down between two frames would read as a move nobody made)."""
 
     rec: Recogniser
     game: str
     known: Upright | None = None
     since: int = 0
+    way: Upright | None = None  # the last turn found, whose way up a later search of the same quarter keeps
 
     def __call__(self, frame: npt.NDArray[Any]) -> UprightReading:
-        known = self.known if self.since < RECHECK_EVERY else None
-        seen = read_upright(frame, self.rec, self.game, known)
-        if known is None:
-            sure = int(np.sum(seen.detections.class_id < BACK))
-            self.known, self.since = (seen.upright, 0) if sure >= KNOWN_READS else (None, 0)
-        self.since += 1
+        if self.known is not None and self.since < RECHECK_EVERY:
+            self.since += 1
+            return read_upright(frame, self.rec, self.game, self.known)
+        dets, view = turned_reads(frame, self.rec)
+        way = self.way
+        same = (
+            way is not None
+            and way.sideways == view.sideways
+            and abs((view.degrees - way.degrees + 180.0) % 360.0 - 180.0) < 15.0
+        )
+        seen = upright_reading(dets, view, self.game, way if same else None)
+        if int(np.sum(seen.detections.class_id < BACK)) >= KNOWN_READS:
+            self.known = self.way = seen.upright
+        else:
+            self.known = None
+        self.since = 1
         return seen

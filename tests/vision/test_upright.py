@@ -21,7 +21,16 @@ from vision.cards import class_of
 from vision.detections import BACK, Detections
 from vision.recognise import Recogniser, load_recogniser, recognise
 from vision.synth import RenderOptions, SceneTruth, render_scene
-from vision.upright import Upright, UprightReader, edge_turn, read_upright, sideways, turned, upright_reading
+from vision.upright import (
+    Upright,
+    UprightReader,
+    UprightReading,
+    edge_turn,
+    read_upright,
+    sideways,
+    turned,
+    upright_reading,
+)
 
 Image = npt.NDArray[np.uint8]
 
@@ -211,3 +220,28 @@ def test_a_cards_6_and_9_corners_are_settled_by_its_top_left_corner_once_the_way
     seen = upright_reading(reads, view, "klondike", replace(view, flipped=flipped))
     assert seen.upright.flipped is flipped
     assert seen.detections.names == [name, name]  # the corner at the top left of the view the layout stands in
+
+
+def test_a_sideways_cameras_way_up_is_kept_when_its_turn_is_found_anew(
+    rec: Recogniser, level: tuple[Image, SceneTruth], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.upright
+
+    chosen: list[Upright | None] = []
+    original = vision.upright.upright_reading
+
+    def recorded(dets: Detections, view: Upright, game: str, known: Upright | None = None) -> UprightReading:
+        chosen.append(known)
+        return original(dets, view, game, known)
+
+    monkeypatch.setattr(vision.upright, "upright_reading", recorded)
+    monkeypatch.setattr(vision.upright, "RECHECK_EVERY", 2)
+    reader = UprightReader(rec, "klondike")
+    frame = turned(level[0], -90.0)[0]
+    first = reader(frame)  # found: the way up chosen by the rules the table breaks
+    reader(frame)  # kept
+    again = reader(frame)  # found anew: the same quarter, so the way up found first is kept
+    assert chosen[0] is None
+    assert chosen[1] == first.upright
+    assert chosen[2] == first.upright
+    assert again.upright.flipped == first.upright.flipped
