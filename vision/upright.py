@@ -11,11 +11,14 @@ the image). A frame turned further is read in three steps, each cheap where the 
 2. a quarter turn: an index is taller than wide, so where most of the surest index boxes are wider than tall the
    cards lie sideways, and the frame is turned a quarter more and read again (``sideways``);
 3. which way up, for cards that lay sideways only: the reads as they are and turned half about the view's
-   centre are both fitted to the game's layout (cascades fanned down, the foundations' row above them), and the
-   better fit is kept (``upright_reading``). A frame whose cards stand upright is taken the right way up: the
-   classifier reads indices both ways up, so only the layout could tell an upside-down table, and it tells it
-   too weakly to overrule a camera on the player's side (renders: an upright layout fits its half turn up to
-   1.7 times better).
+   centre are both assembled into the game's layout, and the table that breaks fewer of the game's rules is kept
+   (cascades built the wrong way, a deal's columns of backs in the wrong order), then the better layout fit
+   (``upright_reading``). A frame whose cards stand upright is taken the right way up: the classifier reads
+   indices both ways up, so only the table could tell an upside-down one, and it tells it too weakly to overrule
+   a camera on the player's side (renders: an upright layout fits its half turn up to 1.7 times better).
+
+``UprightReader`` keeps a turn found on a well-read frame for the next frames of a video, and a sideways view's way
+up for as long as the camera keeps its quarter.
 
 Steps 1-2 depend on the models only (``turned_reads``); step 3 on the assembly (``upright_reading``), so a change
 of the assembly never serves a stale choice from a cache of reads. Measured in BENCHMARKS.md ("Recognition",
