@@ -99,6 +99,7 @@ class UprightReading:
     observation: Observation
     detections: Detections  # upright px
     upright: Upright
+    broken: tuple[int, int] | None = None  # a sideways view's rules broken as it is and turned half (when both tried)
 
 
 def edge_turn(frame: npt.NDArray[Any]) -> float:
@@ -234,7 +235,8 @@ def upright_reading(dets: Detections, view: Upright, game: str, known: Upright |
         broken = _broken(observation) if len(ways) > 1 else 0
         seen.append((broken, -observation.fit, flipped, observation, reads))
     broken, _, flipped, observation, reads = min(seen, key=lambda item: item[:3])  # (as it is, on a tie)
-    return UprightReading(observation, reads, replace(view, flipped=flipped))
+    both = (seen[0][0], seen[1][0]) if len(seen) == 2 else None
+    return UprightReading(observation, reads, replace(view, flipped=flipped), both)
 
 
 def _broken(observation: Observation) -> int:
@@ -261,28 +263,40 @@ RECHECK_EVERY = 30  # frames: the turn is found anew this often (a camera knocke
 class UprightReader:
     """``read_upright`` for the frames of one camera: the turn found on a well-read frame is used for the next
     ``RECHECK_EVERY`` frames as it is (one reading a frame instead of two where the camera is turned, and no turn
-    measured where it is not), then found anew; which way up a sideways view stands is kept while the camera keeps
-    its quarter (a table that jumped upside down between two frames would read as a move nobody made)."""
+    measured where it is not), then found anew. Which way up a sideways view stands is decided by the rules broken
+    on every search of the same quarter so far, summed (one frame's reading of a deal may break as few either way),
+    and changes only when they say so (a table that jumped upside down between two frames reads as moves nobody
+    made)."""
 
     rec: Recogniser
     game: str
     known: Upright | None = None
     since: int = 0
-    way: Upright | None = None  # the last turn found, whose way up a later search of the same quarter keeps
+    way: Upright | None = None  # the last turn found
+    broken: tuple[int, int] = (0, 0)  # rules broken as it is and turned half, summed over the searches of its quarter
 
     def __call__(self, frame: npt.NDArray[Any]) -> UprightReading:
         if self.known is not None and self.since < RECHECK_EVERY:
             self.since += 1
             return read_upright(frame, self.rec, self.game, self.known)
         dets, view = turned_reads(frame, self.rec)
+        seen = upright_reading(dets, view, self.game)
         way = self.way
         same = (
             way is not None
             and way.sideways == view.sideways
             and abs((view.degrees - way.degrees + 180.0) % 360.0 - 180.0) < 15.0
         )
-        seen = upright_reading(dets, view, self.game, way if same else None)
-        if int(np.sum(seen.detections.class_id < BACK)) >= KNOWN_READS:
+        well_read = int(np.sum(seen.detections.class_id < BACK)) >= KNOWN_READS
+        if seen.broken is not None and well_read:
+            total = seen.broken if not same else (self.broken[0] + seen.broken[0], self.broken[1] + seen.broken[1])
+            flipped = (
+                total[1] < total[0] if total[0] != total[1] else (way.flipped if same and way else seen.upright.flipped)
+            )
+            if flipped != seen.upright.flipped:
+                seen = upright_reading(dets, view, self.game, replace(view, flipped=flipped))
+            self.broken = total
+        if well_read:
             self.known = self.way = seen.upright
         else:
             self.known = None

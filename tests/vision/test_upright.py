@@ -24,7 +24,6 @@ from vision.synth import RenderOptions, SceneTruth, render_scene
 from vision.upright import (
     Upright,
     UprightReader,
-    UprightReading,
     edge_turn,
     read_upright,
     sideways,
@@ -222,26 +221,23 @@ def test_a_cards_6_and_9_corners_are_settled_by_its_top_left_corner_once_the_way
     assert seen.detections.names == [name, name]  # the corner at the top left of the view the layout stands in
 
 
-def test_a_sideways_cameras_way_up_is_kept_when_its_turn_is_found_anew(
+def test_a_sideways_cameras_way_up_is_decided_by_the_rules_broken_over_every_search_of_its_quarter(
     rec: Recogniser, level: tuple[Image, SceneTruth], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import vision.upright
 
-    chosen: list[Upright | None] = []
-    original = vision.upright.upright_reading
-
-    def recorded(dets: Detections, view: Upright, game: str, known: Upright | None = None) -> UprightReading:
-        chosen.append(known)
-        return original(dets, view, game, known)
-
-    monkeypatch.setattr(vision.upright, "upright_reading", recorded)
     monkeypatch.setattr(vision.upright, "RECHECK_EVERY", 2)
-    reader = UprightReader(rec, "klondike")
     frame = turned(level[0], -90.0)[0]
-    first = reader(frame)  # found: the way up chosen by the rules the table breaks
-    reader(frame)  # kept
-    again = reader(frame)  # found anew: the same quarter, so the way up found first is kept
-    assert chosen[0] is None
-    assert chosen[1] == first.upright
-    assert chosen[2] == first.upright
+    alone = read_upright(frame, rec, "klondike")  # one frame's search: both ways tried
+    assert alone.broken is not None
+    assert alone.upright.flipped == (alone.broken[1] < alone.broken[0])
+    reader = UprightReader(rec, "klondike")
+    first = reader(frame)
+    assert reader.broken == alone.broken
+    kept = reader(frame)  # within RECHECK_EVERY: as found
+    assert kept.upright == first.upright
+    assert kept.broken is None  # (one way only)
+    again = reader(frame)  # found anew: the same quarter, its rules broken summed
+    assert reader.broken == (2 * alone.broken[0], 2 * alone.broken[1])
     assert again.upright.flipped == first.upright.flipped
+    assert again.observation.names() == first.observation.names()
