@@ -17,8 +17,8 @@ the image). A frame turned further is read in three steps, each cheap where the 
    indices both ways up, so only the table could tell an upside-down one, and it tells it too weakly to overrule
    a camera on the player's side (renders: an upright layout fits its half turn up to 1.7 times better).
 
-``UprightReader`` keeps a turn found on a well-read frame for the next frames of a video, and a sideways view's way
-up for as long as the camera keeps its quarter.
+``UprightReader`` keeps a turn found on a well-read frame for the next frames of a video, and decides a sideways
+view's way up by the rules broken each way over every search of the camera's quarter.
 
 Steps 1-2 depend on the models only (``turned_reads``); step 3 on the assembly (``upright_reading``), so a change
 of the assembly never serves a stale choice from a cache of reads. Measured in BENCHMARKS.md ("Recognition",
