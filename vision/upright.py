@@ -62,7 +62,7 @@ class Upright:
     flipped: bool = False
     size: tuple[int, int] = (0, 0)
     frame_size: tuple[int, int] = (0, 0)
-    sideways: bool = False  # the cards lay sideways in the frame: which way up is the layout fit's choice
+    sideways: bool = False  # the cards lay sideways in the frame: which way up is step 3's choice
 
     @property
     def identity(self) -> bool:
@@ -142,11 +142,10 @@ def _turn_matrix(size: tuple[int, int], degrees: float) -> F64:
     """Frame px -> the px of the frame turned ``degrees`` counter-clockwise on a canvas that holds all of it."""
     w, h = size
     m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    cos, sin = abs(m[0, 0]), abs(m[0, 1])
     nw, nh = _turned_size(size, degrees)
     m[0, 2] += nw / 2 - w / 2
     m[1, 2] += nh / 2 - h / 2
-    return np.vstack([m, [0.0, 0.0, 1.0]]) if cos or sin else np.eye(3)
+    return np.vstack([m, [0.0, 0.0, 1.0]])
 
 
 def _turned_size(size: tuple[int, int], degrees: float) -> tuple[int, int]:
