@@ -43,6 +43,7 @@ import numpy as np
 
 from vision.cards import NAMES, class_of
 from vision.recognise import CLS_SPAN, Recogniser, classify_boxes, load_recogniser
+from vision.upright import Upright
 
 REAL = Path("/work/shared/realdata/eyeplay-dev")
 WORST = 6  # pictures written by --worst-dir per test set
@@ -134,7 +135,7 @@ def bench_crops(rec: Recogniser, folder: Path = REAL) -> dict[str, Any]:
 
 def bench_real(rec: Recogniser, folder: Path = REAL, worst_dir: Path | None = None) -> dict[str, Any]:
     """Per photo: predicted set of card names vs the labelled set."""
-    from vision.upright import turned_reads
+    from vision.upright import read_upright
 
     rows = []
     pictures: list[tuple[float, str, Any]] = []
@@ -142,10 +143,12 @@ def bench_real(rec: Recogniser, folder: Path = REAL, worst_dir: Path | None = No
     for path, labels in real_images(folder):
         image = cv2.imread(str(path))
         assert image is not None, path
-        dets, view = turned_reads(image, rec)  # (the app's reading of a frame, upright: names only are scored here)
+        # the app's reading of a photo, upright (names only are scored here: the layout is no game's)
+        reading = read_upright(image, rec, "klondike")
+        dets, view = reading.detections, reading.upright
         if not view.identity:
-            image = cv2.warpAffine(image, view.matrix()[:2], view.size, borderValue=(128, 128, 128))
-            labels = [(n, _box_in(b, view.matrix())) for n, b in labels]
+            image = view.view_of(image)
+            labels = [(n, _box_in(b, view)) for n, b in labels]
         pred = {n for n in dets.names if n != "back"}
         truth = {n for n, _ in labels}
         t, f, m = len(pred & truth), len(pred - truth), len(truth - pred)
@@ -341,9 +344,7 @@ def bench_unseen(
         )
         reading = read_upright(image, rec, game)
         found, view = reading.detections, reading.upright
-        to_view = view.matrix()
-        if not view.identity:  # scored in the view the reads were made in
-            image = cv2.warpAffine(image, to_view[:2], view.size, borderValue=(128, 128, 128))
+        image = view.view_of(image)  # scored in the view the reads were made in
         dets = found[found.class_id < BACK]
         centres = dets.centres
         # the classifier alone, on the true index boxes (what a perfect detector would hand it)
@@ -351,7 +352,7 @@ def bench_unseen(
         for c in truth.cards:
             for ix in c.indices if c.face_up and c.card else ():
                 if ix.hidden <= 0.25:
-                    q = _mapped(ix.image, to_view)
+                    q = view.to_view(ix.image)
                     tboxes.append([*q.min(0), *q.max(0)])
                     tnames.append(c.card)
         if tboxes:
@@ -366,7 +367,7 @@ def bench_unseen(
             if not (c.face_up and c.card):
                 continue
             for ix in c.indices:
-                q = _mapped(ix.image, to_view)
+                q = view.to_view(ix.image)
                 (x0, y0), (x1, y1) = q.min(0) - 3, q.max(0) + 3
                 inside = (centres[:, 0] >= x0) & (centres[:, 0] <= x1)
                 inside &= (centres[:, 1] >= y0) & (centres[:, 1] <= y1)
@@ -420,17 +421,11 @@ def bench_unseen(
     }
 
 
-def _box_in(box: Any, matrix: Any) -> tuple[float, float, float, float]:
+def _box_in(box: Any, view: Upright) -> tuple[float, float, float, float]:
     """An (x0, y0, x1, y1) box of the frame, as the level box around it in a turned view."""
     x0, y0, x1, y1 = box
-    q = _mapped([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], matrix)
+    q = view.to_view([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
-
-
-def _mapped(quad: Any, matrix: Any) -> Any:
-    """A truth quad (image px) in the view the frame was read in (``vision.upright.Upright.matrix``)."""
-    q = np.asarray(quad, np.float64)
-    return (np.column_stack([q, np.ones(len(q))]) @ np.asarray(matrix).T)[:, :2]
 
 
 def bench_boxes(rec: Recogniser, scenes: int = 45, seed: int = 7000, split: str = "unseen") -> dict[str, Any]:

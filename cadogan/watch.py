@@ -47,8 +47,8 @@ class Advice(NamedTuple):
     move: Move | None = None
 
 
-Hinter = Callable[[Table], Advice | tuple[str, float] | None]
-"""Gives the sentence of the best move and its chance to win (and the move), or None when there is no move."""
+Hinter = Callable[[Table], Advice | None]
+"""Gives the best move's advice, or None when there is no move."""
 
 
 def hint_arrow(model: Table, move: Move, at: Mapping[int, Point]) -> tuple[Point, Point] | None:
@@ -170,16 +170,14 @@ def watch(
             hinted, asked = position, False
             advice = hinter(tracker.model)
             if advice is not None:
-                sentence, chance = advice[0], advice[1]
-                text = f"hint: {sentence} ({chance:.0%} to win)"
+                text = f"hint: {advice.sentence} ({advice.chance:.0%} to win)"
                 summary.events.append(Event(EventKind.STILL, frame.t, text))
                 if log is not None:
-                    log.write("hint", frame.t, text=sentence, chance=round(chance, 3))
+                    log.write("hint", frame.t, text=advice.sentence, chance=round(advice.chance, 3))
                 if speaker is not None:
-                    speaker.say(sentence)
+                    speaker.say(advice.sentence)
                 banner, banner_until = text, frame.t + 6.0
-                move = advice[2] if len(advice) > 2 else None
-                advised = None if not isinstance(move, Move) else (tracker.model.copy(), move)
+                advised = None if advice.move is None else (tracker.model.copy(), advice.move)
         if overlay is not None or window is not None:
             model = tracker.model
             status = "" if model is None else f"{model.game.title}: {model.foundation_count()} on foundations"

@@ -78,20 +78,30 @@ class Upright:
             m = np.array([[-1.0, 0.0, w], [0.0, -1.0, h], [0.0, 0.0, 1.0]]) @ m
         return m
 
+    def to_view(self, points: npt.ArrayLike) -> F64:
+        """Frame px -> upright px, for (n, 2) points."""
+        return _mapped(points, self.matrix())
+
     def to_frame(self, points: npt.ArrayLike) -> F64:
         """Upright px -> frame px, for (n, 2) points."""
-        p = np.asarray(points, np.float64).reshape(-1, 2)
+        return _mapped(points, np.asarray(np.linalg.inv(self.matrix()), np.float64))
+
+    def view_of(self, frame: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """The frame as the reads saw it (turned, and half turned where ``flipped``)."""
         if self.identity:
-            return p
-        back = np.linalg.inv(self.matrix())
-        q = np.column_stack([p, np.ones(len(p))]) @ back.T
-        return np.asarray(q[:, :2], np.float64)
+            return frame
+        return np.asarray(cv2.warpAffine(frame, self.matrix()[:2], self.size, borderValue=_GREY))
 
     def boxes_to_frame(self, boxes: npt.ArrayLike) -> F64:
         """Upright boxes (n, 4) -> the (n, 4, 2) corners of each in the frame (a turned box is no longer level)."""
         b = np.asarray(boxes, np.float64).reshape(-1, 4)
         corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1)
         return self.to_frame(corners.reshape(-1, 2)).reshape(-1, 4, 2)
+
+
+def _mapped(points: npt.ArrayLike, matrix: F64) -> F64:
+    p = np.asarray(points, np.float64).reshape(-1, 2)
+    return np.asarray((np.column_stack([p, np.ones(len(p))]) @ matrix.T)[:, :2], np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,26 +191,27 @@ def sideways(dets: Detections) -> bool:
 
 def turned_reads(frame: npt.NDArray[Any], rec: Recogniser, known: Upright | None = None) -> tuple[Detections, Upright]:
     """Steps 1-2: the frame's index reads in the view turned level (and a quarter more where the cards lie
-    sideways), with that turn. ``recognise`` alone for a frame whose layout stands level already. ``known``: the
-    turn found on an earlier frame of the same camera (``Upright.known``), taken as it is (one reading, not two)."""
+    sideways), with that turn. ``recognise`` alone for a frame whose layout stands level already. A card's 6/9
+    corners are not settled yet: which corner is top-left waits for which way up (step 3). ``known``: the turn
+    found on an earlier frame of the same camera (``UprightReader``), taken as it is (one reading, not two)."""
     h, w = frame.shape[:2]
     view = Upright(0.0, False, (w, h), (w, h))
     if known is not None and known.frame_size == (w, h) and rec.upright:
         image, view = turned(frame, known.degrees)
-        return recognise(image, rec, settle=not known.sideways), replace(view, sideways=known.sideways)
-    dets = recognise(frame, rec)
+        return recognise(image, rec, settle=False), replace(view, sideways=known.sideways)
+    dets = recognise(frame, rec, settle=False)
     if not rec.upright:
         return dets, view
     turn = edge_turn(frame)
     if abs(turn) >= MIN_TURN:
         image, level = turned(frame, turn)
-        other = recognise(image, rec)
+        other = recognise(image, rec, settle=False)
         if _sureness(other) > _sureness(dets):
             dets, view = other, level
     if sideways(dets):
         image, view = turned(frame, view.degrees + 90.0)
         view = replace(view, sideways=True)
-        dets = recognise(image, rec, settle=False)  # which corner is top-left waits for which way up (step 3)
+        dets = recognise(image, rec, settle=False)
     return dets, view
 
 

@@ -62,7 +62,7 @@ def test_the_window_shows_the_overlay_and_its_keys_ask_for_a_hint_and_stop(monke
     from cadogan.overlay import OverlayWindow
     from cadogan.sources import TimedFrame
     from cadogan.tracker import Tracker
-    from cadogan.watch import Reading, watch
+    from cadogan.watch import Advice, Reading, watch
     from engine.games import find_game
     from engine.table import Table
     from engine.testing import camera_view
@@ -77,9 +77,9 @@ def test_the_window_shows_the_overlay_and_its_keys_ask_for_a_hint_and_stop(monke
     frames = [TimedFrame(n, n / 10, np.zeros((90, 160, 3), np.uint8)) for n in range(40)]
     hints: list[Table] = []
 
-    def hinter(model: Table) -> tuple[str, float]:
+    def hinter(model: Table) -> Advice:
         hints.append(model)
-        return "move the ace of spades to foundation 1", 0.4
+        return Advice("move the ace of spades to foundation 1", 0.4)
 
     window = OverlayWindow()
     summary = watch(frames, lambda image: Reading(table, 0.97), Tracker(partial=True), hinter=hinter, window=window)

@@ -15,7 +15,7 @@ from cadogan.session import SessionLog, SessionLogError, read_session
 from cadogan.sources import TimedFrame
 from cadogan.tracker import CardConfidences, EventKind, Tracker
 from cadogan.verdict import replay
-from cadogan.watch import Reading, watch
+from cadogan.watch import Advice, Reading, watch
 from engine.cards import parse_code
 from engine.games import find_game
 from engine.moves import Move
@@ -83,9 +83,9 @@ def test_auto_hints_come_when_the_table_is_settled_once_per_position() -> None:
 
     hinted: list[float] = []
 
-    def hinter(model: Table) -> tuple[str, float]:
+    def hinter(model: Table) -> Advice:
         hinted.append(state["index"] / 10)
-        return "a move", 0.5
+        return Advice("a move", 0.5)
 
     summary = watch(frames_with_index(), reader, Tracker(partial=True), hinter=hinter, auto_hint_after=1.0)
     assert [e.kind for e in summary.events].count(EventKind.MOVE) == 1
