@@ -79,6 +79,7 @@ def reading_of(
     table, _ = to_table(observation)
     confidence = min(card.confidence for card in seen)
     cards: dict[tuple[str, int], float] = {}
+    kinds: dict[tuple[str, int], float] = {}
     for pile, found in observation.piles.items():
         if pile not in table.pile_ids:
             continue
@@ -87,5 +88,7 @@ def reading_of(
                 continue
             code = parse_code(card.name)
             cards[(pile, code)] = max(cards.get((pile, code), 0.0), float(card.confidence))
+            if card.kind is not None:
+                kinds[(pile, code)] = max(kinds.get((pile, code), 0.0), card.kind_confidence)
     backs = {pile: count for pile, count in observation.face_down.items() if pile in table.pile_ids}
-    return Reading(table, confidence, labels, cards, backs, at)
+    return Reading(table, confidence, labels, cards, backs, at, kinds)

@@ -66,7 +66,7 @@ from typing import TypeVar, cast
 from cadogan.vote import CardConfidences as CardConfidences
 from cadogan.vote import Evidence as Evidence
 from cadogan.vote import by_rank, cards_seen_on, completed, face_up, in_sight, realigned, voted
-from engine.cards import CARDS, UNKNOWN
+from engine.cards import CARDS, UNKNOWN, twin
 from engine.moves import Move
 from engine.reference import builds_on, reference_is_legal
 from engine.rules import Role
@@ -149,11 +149,16 @@ class Tracker:
     """Per reading in ``_recent``, its per-card confidences (None: the reader gave none)."""
     _recent_backs: deque[Mapping[str, int] | None] = field(default_factory=deque)
     """Per reading in ``_recent``, the face-down cards it saw per pile (None: the reader does not look for backs)."""
+    _recent_kinds: deque[CardConfidences | None] = field(default_factory=deque)
+    """Per reading in ``_recent``, its confidences of "the card or its twin" (``observe``'s ``kinds``)."""
     _known: dict[tuple[int, str], float] = field(default_factory=dict)
     """The last still table's cards: (card, pile) -> the confidence logged for it."""
     _reads: dict[tuple[int, str], list[float]] = field(default_factory=dict)
     """(card, pile) -> the confidences of its own with which readings of still tables named the card there (the
     last ``READS_KEPT``)."""
+    _kind_reads: dict[tuple[int, str], list[float]] = field(default_factory=dict)
+    """The same, each reading's confidence that the card there is the card or its twin (its rank and colour, for
+    ``_read_sure``; see ``fold_twins``)."""
     steady_card: float = 0.6
     """A column's top card counts as read sure for ``doubt_weak_reads`` only if, besides one reading at
     ``sure_card``, half the readings named it there with at least this: an index too blurred to read (a 2 of hearts
@@ -275,6 +280,15 @@ class Tracker:
     """Every card any reading named, anywhere, before the still table in view (see ``dig_unread``)."""
     _named_now: set[int] = field(default_factory=set)
     """Every card any reading of the still table in view named."""
+    fold_twins: bool = True
+    """Where the reader gives its confidence that a card is "that card or its twin" (same rank and colour, the
+    other suit: ``observe``'s ``kinds``): a card read below ``sure_card`` on a pile where the model has its twin
+    counts as a reading of the model's card with that surer confidence, if the model has the read card nowhere
+    and the reading the twin nowhere else (``twins_folded``); and a column's top card is doubted
+    (``_read_sure``) by those confidences, not by its name's. A deck whose spades and clubs look alike at the
+    camera's resolution splits its reads between the two, which left a card the model holds doubted and a move
+    onto it unjudged (measured: k-illegal-2, penguins, enrolled: the 8 of spades learnt as the 8 of clubs, read
+    8C / 8S at 0.5-0.8 / 0.1-0.4; the black 7 put on it went unsaid)."""
 
     def observe(
         self,
@@ -283,11 +297,12 @@ class Tracker:
         confidence: float = 1.0,
         cards: CardConfidences | None = None,
         backs: Mapping[str, int] | None = None,
+        kinds: CardConfidences | None = None,
     ) -> list[Event]:
         """Take one reading (None: nothing readable, the table may be moving) with its confidence and, where
-        the reader gives them, its cards' own confidences and the face-down cards it saw per pile (``backs``:
-        they tell a pile whose top card was not read from a pile dealt short at the deal); returns what is to
-        be announced."""
+        the reader gives them, its cards' own confidences, the face-down cards it saw per pile (``backs``:
+        they tell a pile whose top card was not read from a pile dealt short at the deal) and its confidences
+        of cards' rank and colour (``kinds``, see ``fold_twins``); returns what is to be announced."""
         if reading is None:  # hands over the cards: what comes next may be another table
             if self.model is None and len(self._recent) >= self.votes:
                 self._deal_missed = True
@@ -305,6 +320,7 @@ class Tracker:
             self._still_reads = 0
             self._recent.clear()
             self._recent_cards.clear()
+            self._recent_kinds.clear()
             self._recent_backs.clear()
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return []
@@ -312,15 +328,19 @@ class Tracker:
         self._named_now.update(code for pile in reading.pile_ids for code in reading.codes(pile) if code != UNKNOWN)
         if self.model is not None and self.partial and not self.replaying:  # a camera's reading, not a logged table
             reading, cards = realigned(self.model, reading, cards, self.partial)
+        if self.model is not None and self.fold_twins and cards and kinds:
+            reading, cards = twins_folded(self.model, reading, cards, kinds, self.sure_card, self.partial)
         if self.model is not None and self.empty_unconfirms:
             self._unconfirm_empty(reading)
         self._still_reads += 1
         self._recent.append((reading, confidence))
         self._recent_cards.append(cards)
+        self._recent_kinds.append(kinds)
         self._recent_backs.append(backs)
         while len(self._recent) > self.window:
             self._recent.popleft()
             self._recent_cards.popleft()
+            self._recent_kinds.popleft()
             self._recent_backs.popleft()
         evidence = Evidence(
             list(self._recent), list(self._recent_cards), floor=self.new_card, known=self._known_places()
@@ -825,9 +845,22 @@ class Tracker:
 
     def _read_sure(self, card: int, pile: str) -> bool:
         """Whether readings named ``card`` at ``pile`` surely enough to take it at its word (``doubt_weak_reads``):
-        one of them with ``sure_card`` confidence, and half with ``steady_card``."""
+        one of them with ``sure_card`` confidence, and half with ``steady_card``. With ``fold_twins``, the
+        confidences that it is the card or its twin: a move onto a column's card judged by rank and colour (the
+        build down in alternate colours) is not taken from the player for a suit the reader cannot tell."""
         reads = self._reads.get((card, pile), [])
+        if self.fold_twins and (kinds := self._kind_reads.get((card, pile))):
+            reads = kinds
         return bool(reads) and max(reads) >= self.sure_card and statistics.median(reads) >= self.steady_card
+
+    def _kinds_now(self, card: int, pile: str) -> list[float]:
+        """Each reading of the still table in view that named ``card`` at ``pile``: its confidence that the card
+        there is ``card`` or its twin (its own confidence where the reader gave no other)."""
+        out = []
+        for cards, kinds in zip(self._recent_cards, self._recent_kinds, strict=True):
+            if cards and (pile, card) in cards:
+                out.append(max(cards[(pile, card)], (kinds or {}).get((pile, card), 0.0)))
+        return out
 
     def _waste_doubted(
         self, model: Table, evidence: Evidence, best: tuple[int, int, Table, Explanation]
@@ -1009,19 +1042,24 @@ class Tracker:
 
     def _covered(self, after: Table, moved: list[int], evidence: Evidence) -> frozenset[tuple[int, str]]:
         """(card, pile) of the cards of ``after`` that stay in place, confirmed there, under the cards the change
-        moved onto them (right under them, or deeper when the card they landed on is seen), and that no reading
-        of this still table saw at all: hidden by the moved card (a card covered by one nobody moved, say one
-        turned from the stock, must still be seen)."""
-        out = set()
+        moved onto them (right under them, or deeper when the card they landed on is seen or covered), and that no
+        reading of this still table saw anywhere else: hidden by the moved card, or partly (a card covered by one
+        nobody moved, say one turned from the stock, must still be seen)."""
+        out: set[tuple[int, str]] = set()
         for pile in after.pile_ids:
             up = face_up(after, pile)
             first = next((k for k, card in enumerate(up) if card in moved), 0)  # the moved cards lie on top
-            for k, card in enumerate(up[:first]):
+            for k in reversed(range(first)):
+                card = up[k]
                 # right under the moved cards; or deeper, under the card they landed on when the readings see that
-                # one: a reader that misses it now cannot make the move's colours or ranks wrong (k-illegal-3: a
-                # queen under the jack a jack was put on, read in no reading)
-                hidden = k == first - 1 or up[first - 1] in evidence.seen
-                if hidden and card in self._confirmed and card not in evidence.seen:
+                # one or it is covered itself: a reader that misses it now cannot make the move's colours or ranks
+                # wrong (k-illegal-3: a queen under the jack a jack was put on, read in no reading)
+                landed = up[first - 1]
+                hidden = k == first - 1 or landed in evidence.seen or (landed, pile) in out
+                # seen by some readings, only there: partly hidden (k-illegal-2, penguins: the 9D under the 8S a 7C
+                # was put on, read in 2 readings of 8)
+                elsewhere = any(p != pile and n > 0 for p, n in evidence.seen.get(card, Counter()).items())
+                if hidden and card in self._confirmed and not elsewhere:
                     out.add((card, pile))
         return frozenset(out)
 
@@ -1093,6 +1131,9 @@ class Tracker:
                     reads = self._reads.setdefault((card, pile), [])
                     reads.extend(evidence.card_reads(card, pile))
                     del reads[:-READS_KEPT]  # a long session must not grow without end
+                    kind_reads = self._kind_reads.setdefault((card, pile), [])
+                    kind_reads.extend(self._kinds_now(card, pile))
+                    del kind_reads[:-READS_KEPT]
                 else:
                     sure = self._known.get((card, pile), 0.0)
                 known[(card, pile)] = sure
@@ -1177,6 +1218,29 @@ class Tracker:
             word = "won" if outcome is Outcome.WON else "blocked: no legal move is left"
             events.append(Event(EventKind.END, t, f"game {word}{money}"))
         return events
+
+
+def twins_folded(
+    model: Table, reading: Table, cards: CardConfidences, kinds: CardConfidences, sure: float, partial: bool
+) -> tuple[Table, CardConfidences]:
+    """The reading with each card read below ``sure`` on a pile where ``model`` has its twin in sight renamed to
+    that twin, at the reading's confidence of "the card or its twin" (``kinds``), where that is surer; only if the
+    model has the read card nowhere and the reading has the twin nowhere (see ``Tracker.fold_twins``)."""
+    held = {code for pile in model.pile_ids for code in model.codes(pile)}
+    shown = {code for pile in reading.pile_ids for code in reading.codes(pile)}
+    out = dict(cards)
+    for (pile, code), confidence in cards.items():
+        pooled = kinds.get((pile, code), 0.0)
+        if code < 0 or confidence >= sure or pooled <= confidence or code in held:
+            continue
+        other = twin(code)
+        if other in shown or other not in in_sight(model, pile, partial) or code not in reading.codes(pile):
+            continue
+        reading = with_card(reading, pile, reading.codes(pile).index(code), other)
+        shown = (shown - {code}) | {other}
+        del out[(pile, code)]
+        out[(pile, other)] = max(out.get((pile, other), 0.0), pooled)
+    return reading, out
 
 
 def _view(model: Table, partial: bool) -> Table:

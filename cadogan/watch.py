@@ -34,6 +34,9 @@ class Reading:
     """Face-down cards seen per pile (a squared packet: 1); None when the reader does not look for backs."""
     at: Mapping[int, Point] = field(default_factory=dict)
     """Where each card read lies in the frame (card code -> px of its index): the hint's arrow starts and ends there."""
+    kinds: CardConfidences = field(default_factory=dict)
+    """Where the reader is surer of a card's rank and colour than of its suit: (pile, card code) -> the confidence
+    that the card is that card or its twin (the other suit of its colour; ``vision.assemble.SeenCard.kind``)."""
 
 
 Reader = Callable[[Image], Reading]
@@ -133,7 +136,9 @@ def watch(
         summary.recognised += gated_read
         summary.read += reading.table is not None
         at.update(reading.at)
-        events = tracker.observe(frame.t, reading.table, reading.confidence, reading.cards or None, reading.backs)
+        events = tracker.observe(
+            frame.t, reading.table, reading.confidence, reading.cards or None, reading.backs, reading.kinds or None
+        )
         if gate is not None and gated_read:
             accepted = reading.table is not None and tracker.still_key() == reading.table.key()
             gate.read_once(accepted, tracker.vote_key())

@@ -114,6 +114,13 @@ def parse_code(text: str) -> int:
     return int(suit) * 13 + rank - 1
 
 
+def twin(code: int) -> int:
+    """The card of the same rank and colour in the other suit (spades and clubs, hearts and diamonds): the card a
+    reader that tells colours but not suits apart may take this one for."""
+    suit, rank = divmod(code, 13)
+    return (3 - suit) * 13 + rank
+
+
 def code_text(code: int, face_up: bool = True) -> str:
     """Notation of a card code; face-down cards get a lower-case suit, unknown ones ``??``."""
     if code == UNKNOWN:

@@ -48,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Table, find_game
+from engine.cards import twin
 from engine.formats import read_table
 from engine.rules import Base, Build, Game, Role
 from engine.status import Problem
@@ -125,6 +126,14 @@ class SeenCard:
     confidence: float
     reads: int  # how many index reads back this card (2: both corners seen)
     other: tuple[float, float] | None = None  # the second read (the bottom-right index), if any
+    kind: float | None = None
+    """The confidence that the card is this card *or its twin* (same rank and colour, the other suit: ``twin``), where
+    the reader gives more than ``confidence``: a deck whose spades and clubs look alike at the camera's resolution
+    splits its reads between the two, so its rank and colour are surer than its name."""
+
+    @property
+    def kind_confidence(self) -> float:
+        return self.confidence if self.kind is None else max(self.kind, self.confidence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +211,24 @@ def _seen(name: str, cl: list[int], faces: Detections) -> SeenCard:
     cl = sorted(cl, key=lambda i: float(faces.centres[i][1]))
     x, y = faces.centres[cl[0]]
     other = (float(faces.centres[cl[1]][0]), float(faces.centres[cl[1]][1])) if len(cl) > 1 else None
-    return SeenCard(name, float(x), float(y), float(max(faces.confidence[i] for i in cl)), len(cl), other)
+    confidence = float(max(faces.confidence[i] for i in cl))
+    kinds = [pooled for i in cl if (pooled := _twin_pooled(faces, i, name)) is not None]
+    return SeenCard(name, float(x), float(y), confidence, len(cl), other, max(kinds) if kinds else None)
+
+
+def _twin_pooled(faces: Detections, i: int, name: str) -> float | None:
+    """A read's confidence that its card is ``name`` or ``name``'s twin: its confidence with the classifier's
+    probability of the twin added, where the twin is the read's runner-up (a lower bound otherwise: the twin's
+    probability is then below the runner-up's, and left out). None where the read names another card or the
+    reader gives no runner-up. (``vision.cards.NAMES`` is in card-code order, so ``engine.cards.twin`` applies.)"""
+    code = int(faces.class_id[i])
+    second, second_score, cls_score = (faces.data.get(k) for k in ("second", "second_score", "cls_score"))
+    if second is None or second_score is None or cls_score is None or code >= len(NAMES) or NAMES[code] != name:
+        return None
+    p = float(cls_score[i])
+    if int(second[i]) != twin(code) or p <= 0.0:
+        return None
+    return float(faces.confidence[i]) * (p + float(second_score[i])) / p
 
 
 def _level_neighbours(xs: _F, ys: _F, slope: float) -> tuple[_F, _F]:

@@ -27,3 +27,18 @@ def test_a_reading_of_a_fresh_deal_counts_the_backs_of_each_column(deck: str, se
     # every column's backs seen, within one of the truth (kde_penguins: columns 4 and 6 show no card read at all
     # in this frame, so only the backs tell that they hold cards)
     assert all(seen > 0 and abs(seen - true) <= 1 for seen, true in counts.values() if true > 0), counts
+
+
+def test_a_reading_gives_the_rank_and_colour_confidence_of_cards_whose_runner_up_is_their_twin() -> None:
+    # the tracker judges a column card by rank and colour with these (``Tracker.fold_twins``)
+    seed = 35
+    deal = Table.dealt(find_game("klondike"), seed)
+    image, _ = render_scene(
+        "klondike", deal.piles_view(), deck="kde_penguins", seed=seed, options=RenderOptions(max_tilt=30)
+    )
+    reading = reading_of(recognise(image, load_recogniser()), "klondike")
+    assert reading.kinds, "no card read with its twin as the runner-up"
+    for key, kind in reading.kinds.items():
+        assert key in reading.cards
+        assert reading.cards[key] <= kind <= 1.0
+    assert any(kind > reading.cards[key] for key, kind in reading.kinds.items())

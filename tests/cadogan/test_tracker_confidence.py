@@ -6,7 +6,16 @@ from collections.abc import Sequence
 
 import pytest
 
-from cadogan.tracker import LOST, READS_KEPT, Event, EventKind, Tracker, _revealed_once, _start_from_sighting
+from cadogan.tracker import (
+    LOST,
+    READS_KEPT,
+    Event,
+    EventKind,
+    Tracker,
+    _revealed_once,
+    _start_from_sighting,
+    twins_folded,
+)
 from cadogan.verdict import EntryKind, from_events
 from cadogan.vote import CardConfidences, Evidence, realigned
 from engine.cards import CARDS, UNKNOWN, parse_code
@@ -836,3 +845,80 @@ def test_a_table_is_not_taken_as_unchanged_while_the_vote_moved_a_card(vote_kept
         events += tracker.observe(1.1 + k / 10, reading, 0.9, confidences(reading))
     accused = [m for e in events if e.kind is EventKind.ILLEGAL for m in e.moves]
     assert accused == (["t7-1>t1"] if vote_kept else [])
+
+
+def test_a_twin_read_where_the_model_has_the_card_is_folded_onto_it() -> None:
+    model = make_table("klondike", {"t1": "9D 8S", "t2": "7C"})
+    eight, other = parse_code("8S"), parse_code("8C")
+    reading = make_table("klondike", {"t1": "9D 8C", "t2": "7C"})
+    cards = {("t1", parse_code("9D")): 0.95, ("t1", other): 0.55, ("t2", parse_code("7C")): 0.95}
+    folded, own = twins_folded(model, reading, cards, {("t1", other): 0.9}, 0.7, partial=True)
+    assert folded.codes("t1") == (parse_code("9D"), eight)
+    assert own[("t1", eight)] == 0.9
+    assert ("t1", other) not in own
+    # left as read: a name read sure, a twin no surer, a read card the model has elsewhere, a twin read elsewhere
+    for change in (
+        {"cards": {**cards, ("t1", other): 0.75}},
+        {"kinds": {("t1", other): 0.5}},
+        {"model": make_table("klondike", {"t1": "9D 8S", "t2": "7C", "t3": "8C"})},
+        {"reading": make_table("klondike", {"t1": "9D 8C", "t2": "7C", "t3": "8S"})},
+    ):
+        args = {"model": model, "reading": reading, "cards": cards, "kinds": {("t1", other): 0.9}} | change
+        folded, _ = twins_folded(args["model"], args["reading"], args["cards"], args["kinds"], 0.7, partial=True)
+        assert folded.codes("t1") == args["reading"].codes("t1"), change
+
+
+@pytest.mark.parametrize(
+    ("fold_twins", "nine_read", "said"),
+    [(True, 8, EventKind.ILLEGAL), (True, 2, EventKind.ILLEGAL), (False, 8, EventKind.MOVE)],
+)
+def test_a_black_seven_put_on_a_black_eight_whose_suit_the_reader_cannot_tell_is_announced(
+    fold_twins: bool, nine_read: int, said: EventKind
+) -> None:
+    # k-illegal-2 (kde_penguins, enrolled): the 8 of spades was read 8S or 8C by turns, each name below
+    # ``sure_card`` but "an 8 of a black suit" at 0.9; the card was doubted as unknown and the black 7 put on it
+    # taken as legal. Its rank and colour, which the move is judged by, were read sure all along. Once the 7 lay
+    # on it the 9 of diamonds under it was read in 2 readings of 8: partly hidden, no reason to doubt the change
+    # (``Tracker._covered``).
+    piles = {"s": "QD JS 10C 3C 8H", "w": "AS", "r": "KC QC JC 6C 5C", "f1": "4S", "t1": "9D 8S", "t2": "7C"}
+    before = make_table("canfield", {**piles, "t3": "KD", "t4": "2H"})
+    after = make_table("canfield", {**piles, "t1": "9D 8S 7C", "t2": "", "t3": "KD", "t4": "2H"})
+    seen_before, seen_after = camera_view(before), camera_view(after)
+    eight, other = parse_code("8S"), parse_code("8C")
+    as_clubs = Table(
+        seen_before.game,
+        [[other if c == eight else c for c in seen_before.codes(p)] for p in seen_before.pile_ids],
+        [0] * len(seen_before.pile_ids),
+    )
+    # once the 7 lies on it, the 8's index is not read at all (hidden, as in the recording)
+    covered = Table(
+        seen_after.game,
+        [[c for c in seen_after.codes(p) if c != eight] for p in seen_after.pile_ids],
+        [0] * len(seen_after.pile_ids),
+    )
+    tracker = Tracker(partial=True, check_deal=False, fold_twins=fold_twins)
+    events: list[Event] = []
+    t = 0.0
+    for still in range(2):  # read as the 8 of spades, then as either black 8 by turns
+        for k in range(8):
+            table, card = (seen_before, eight) if still == 0 or k % 2 == 0 else (as_clubs, other)
+            own = confidences(table, 0.95, **{str(CARDS[card]): 0.62})
+            events += tracker.observe(t, table, 0.95, own, None, {("t1", card): 0.9})
+            t += 0.1
+        events += tracker.observe(t, None)
+        t += 0.1
+    assert tracker.model is not None
+    assert tracker.model.codes("t1")[-1] == eight
+    nine = parse_code("9D")
+    unread = Table(
+        covered.game,
+        [[c for c in covered.codes(p) if c != nine] for p in covered.pile_ids],
+        [0] * len(covered.pile_ids),
+    )
+    for k in range(8):
+        view = covered if k < nine_read else unread
+        events += tracker.observe(t, view, 0.95, confidences(view, 0.95), None, {})
+        t += 0.1
+    told = [e for e in events if e.kind in (EventKind.MOVE, EventKind.ILLEGAL)]
+    assert [e.kind for e in told] == [said]
+    assert told[0].moves == ("t2>t1",)

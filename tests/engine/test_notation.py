@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import CARDS, Card, Suit, code_text, is_face_down_text, parse_code
+from engine.cards import CARDS, Card, Suit, code_text, is_face_down_text, parse_code, twin
 from engine.errors import NotationError
 from engine.moves import Move
 
@@ -58,3 +58,17 @@ def test_move_notation_round_trips(src: str, dst: str, count: int) -> None:
 def test_bad_move_is_a_notation_error(text: str) -> None:
     with pytest.raises(NotationError):
         Move.parse(text)
+
+
+@pytest.mark.parametrize(("card", "other"), [("8S", "8C"), ("8C", "8S"), ("AH", "AD"), ("KD", "KH"), ("10S", "10C")])
+def test_a_cards_twin_is_the_other_suit_of_its_colour(card: str, other: str) -> None:
+    assert twin(parse_code(card)) == parse_code(other)
+
+
+@given(st.integers(0, 51))
+def test_twins_pair_the_pack(code: int) -> None:
+    other = twin(code)
+    assert twin(other) == code
+    assert other != code
+    assert CARDS[other].rank == CARDS[code].rank
+    assert CARDS[other].colour is CARDS[code].colour

@@ -189,6 +189,34 @@ def test_duplicate_read_is_resolved_by_confidence_and_second_opinion() -> None:
     assert seen[(705, 110)] == "2C"
 
 
+@pytest.mark.parametrize(
+    ("second", "second_score", "kind"),
+    [
+        ("8C", 0.35, 0.6 * (0.55 + 0.35) / 0.55),  # the runner-up is the twin: its probability pooled in
+        ("9S", 0.35, None),  # another card: nothing known of the twin's probability beyond the name's
+        ("8C", 0.0, 0.6),  # the twin at nothing
+    ],
+)
+def test_a_card_read_gives_its_confidence_of_rank_and_colour_where_the_runner_up_is_its_twin(
+    second: str, second_score: float, kind: float | None
+) -> None:
+    # penguins' spades and clubs are one blob at the camera's resolution: reads split between the two
+    dets = Detections.build(
+        [[100, 100, 110, 120]],
+        [class_of("8S")],
+        [0.6],
+        {
+            "second": np.array([class_of(second)]),
+            "second_score": np.array([second_score], np.float32),
+            "cls_score": np.array([0.55], np.float32),
+        },
+    )
+    (card,) = reconcile(dets, card_h=100.0)
+    assert card.name == "8S"
+    assert card.kind == pytest.approx(kind, rel=1e-5) if kind is not None else card.kind is None
+    assert card.kind_confidence == pytest.approx(max(kind or 0.0, 0.6), rel=1e-5)
+
+
 @pytest.mark.parametrize(("packs", "names"), [(1, ["KS", "QS", UNKNOWN]), (2, ["KS", "KS", "QS"])])
 def test_a_name_read_on_two_cards(packs: int, names: list[str]) -> None:
     """Two packs hold two of each card: a second KS is a card, not a misread."""
