@@ -10,15 +10,19 @@ the image). A frame turned further is read in three steps, each cheap where the 
    can set the edges' direction: the cards then read worse, and the frame is read as it is);
 2. a quarter turn: an index is taller than wide, so where most of the surest index boxes are wider than tall the
    cards lie sideways, and the frame is turned a quarter more and read again (``sideways``);
-3. which way up, for cards that lay sideways only: the reads as they are and turned half about the view's
-   centre are both assembled into the game's layout, and the table that breaks fewer of the game's rules is kept
-   (cascades built the wrong way, a deal's columns of backs in the wrong order), then the better layout fit
-   (``upright_reading``). A frame whose cards stand upright is taken the right way up: the classifier reads
-   indices both ways up, so only the table could tell an upside-down one, and it tells it too weakly to overrule
-   a camera on the player's side (renders: an upright layout fits its half turn up to 1.7 times better).
+3. which way up. For cards that lay sideways: the reads as they are and turned half about the view's centre are
+   both assembled into the game's layout, and the table that breaks fewer of the game's rules is kept (cascades
+   built the wrong way, a deal's columns of backs in the wrong order), then the better layout fit
+   (``upright_reading``). For cards that stand upright (a camera across the table shows the layout upside down,
+   and the classifier reads indices both ways up): the view as it is, unless its table breaks
+   ``UPSIDE_DOWN_CHECK`` rules or more, the half turn's table ``UPSIDE_DOWN_RATIO`` times fewer, and the half
+   turn's layout fit is not much worse (``UPSIDE_DOWN_FIT``): a camera on the player's side is the usual one, a
+   badly read upright table breaks rules too, and a layout nearly the same turned half (The Great Thirteen's
+   three rows of eight) can break fewer turned; the fit alone tells the two apart too weakly (an upright layout
+   fits its half turn up to 1.7 times better).
 
-``UprightReader`` keeps a turn found on a well-read frame for the next frames of a video, and decides a sideways
-view's way up by the rules broken each way over every search of the camera's quarter.
+``UprightReader`` keeps a turn found on a well-read frame for the next frames of a video, and decides the way up by
+the rules broken each way over every search of the camera's quarter.
 
 Steps 1-2 depend on the models only (``turned_reads``); step 3 on the assembly (``upright_reading``), so a change
 of the assembly never serves a stale choice from a cache of reads. Measured in BENCHMARKS.md ("Recognition",
@@ -49,6 +53,9 @@ SMALL_WIDTH = 480  # px: the grey copy whose edges give the turn
 SIDEWAYS_BELOW = -0.1  # median log(height / width) of the surest index boxes under which the cards lie sideways
 SIDEWAYS_READS = 16  # the surest reads that vote on it
 SIDEWAYS_LEAST = 4  # fewer reads than this say nothing
+UPSIDE_DOWN_CHECK = 5  # rules an upright view's table breaks before its half turn is tried (a read table breaks 1+)
+UPSIDE_DOWN_RATIO = 3  # ... and taken where it breaks this many times fewer,
+UPSIDE_DOWN_FIT = 0.15  # and its layout fit is no worse than the view's as it is by more than this share
 _GREY = (128, 128, 128)  # outside the frame, as vision.crops pads
 
 
@@ -109,7 +116,7 @@ class UprightReading:
     observation: Observation
     detections: Detections  # upright px
     upright: Upright
-    broken: tuple[int, int] | None = None  # a sideways view's rules broken as it is and turned half (when both tried)
+    broken: tuple[int, int] | None = None  # rules broken as it is and turned half (when both were tried)
 
 
 def edge_turn(frame: npt.NDArray[Any]) -> float:
@@ -228,15 +235,27 @@ def half_turned(dets: Detections, size: tuple[int, int]) -> Detections:
     return Detections(boxes, dets.class_id, dets.confidence, dets.data)
 
 
-def upright_reading(dets: Detections, view: Upright, game: str, known: Upright | None = None) -> UprightReading:
+def upright_reading(
+    dets: Detections, view: Upright, game: str, known: Upright | None = None, *, both: bool = False
+) -> UprightReading:
     """Step 3: the reads assembled into ``game``'s layout; for cards that lay sideways, also half turned, and the
     way that breaks fewer of the game's rules kept (``engine.status.problems`` of the table read: cascades built
     the wrong way, columns of backs in the wrong order), then the better layout fit (or, with ``known``, the way
-    up found on an earlier frame). Only then, with the top-left corners where they lie, are a card's 6/9 corners
-    settled (``vision.corners.settle_turned_corners``)."""
-    if not view.sideways:
+    up found on an earlier frame). For cards that stand upright, the half turn only where the table as it is breaks
+    many rules (or ``both``: always tried) and the half turn's far fewer (``upside_down``). Only then, with the
+    top-left corners where they lie, are a card's 6/9 corners settled (``vision.corners.settle_turned_corners``)."""
+    if not view.sideways and (known is None or not known.flipped):
         reads = settle_turned_corners(dets)
-        return UprightReading(assemble(reads, game), reads, view)
+        observation = assemble(reads, game)
+        broken = _broken(observation) if known is None else 0
+        if broken < UPSIDE_DOWN_CHECK and not both:
+            return UprightReading(observation, reads, view)
+        turned_half = settle_turned_corners(half_turned(dets, view.size))
+        other = assemble(turned_half, game)
+        counts = (broken, _broken(other))
+        if upside_down(*counts) and other.fit >= observation.fit - UPSIDE_DOWN_FIT * abs(observation.fit):
+            return UprightReading(other, turned_half, replace(view, flipped=True), counts)
+        return UprightReading(observation, reads, view, counts)
     ways = [False, True] if known is None else [known.flipped]
     seen = []
     for flipped in ways:
@@ -245,8 +264,14 @@ def upright_reading(dets: Detections, view: Upright, game: str, known: Upright |
         broken = _broken(observation) if len(ways) > 1 else 0
         seen.append((broken, -observation.fit, flipped, observation, reads))
     broken, _, flipped, observation, reads = min(seen, key=lambda item: item[:3])  # (as it is, on a tie)
-    both = (seen[0][0], seen[1][0]) if len(seen) == 2 else None
-    return UprightReading(observation, reads, replace(view, flipped=flipped), both)
+    tried = (seen[0][0], seen[1][0]) if len(seen) == 2 else None
+    return UprightReading(observation, reads, replace(view, flipped=flipped), tried)
+
+
+def upside_down(as_is: int, turned_half: int) -> bool:
+    """Whether a view whose cards stand upright is taken turned half, by the rules its table breaks as it is and
+    turned half (``UPSIDE_DOWN_CHECK``, ``UPSIDE_DOWN_RATIO``)."""
+    return as_is >= UPSIDE_DOWN_CHECK and turned_half * UPSIDE_DOWN_RATIO <= as_is
 
 
 def _broken(observation: Observation) -> int:
@@ -290,19 +315,23 @@ class UprightReader:
             self.since += 1
             return read_upright(frame, self.rec, self.game, self.known)
         dets, view = turned_reads(frame, self.rec)
-        seen = upright_reading(dets, view, self.game)
         way = self.way
         same = (
             way is not None
             and way.sideways == view.sideways
             and abs((view.degrees - way.degrees + 180.0) % 360.0 - 180.0) < 15.0
         )
+        # a camera found upside down is checked both ways each time (its table read as it is may break few rules)
+        seen = upright_reading(dets, view, self.game, both=bool(same and way and way.flipped))
         well_read = int(np.sum(seen.detections.class_id < BACK)) >= KNOWN_READS
         if seen.broken is not None and well_read:
             total = seen.broken if not same else (self.broken[0] + seen.broken[0], self.broken[1] + seen.broken[1])
             flipped = (
                 total[1] < total[0] if total[0] != total[1] else (way.flipped if same and way else seen.upright.flipped)
             )
+            if not view.sideways:  # upright cards: turned half when this frame says so (the rules clearly, and the
+                # fit), or when found so before, until the rules broken over the quarter's searches clearly say not
+                flipped = seen.upright.flipped or bool(same and way and way.flipped and not upside_down(*total[::-1]))
             if flipped != seen.upright.flipped:
                 seen = upright_reading(dets, view, self.game, replace(view, flipped=flipped))
             self.broken = total

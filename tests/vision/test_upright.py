@@ -29,6 +29,7 @@ from vision.upright import (
     sideways,
     turned,
     upright_reading,
+    upside_down,
 )
 
 Image = npt.NDArray[np.uint8]
@@ -241,3 +242,60 @@ def test_a_sideways_cameras_way_up_is_decided_by_the_rules_broken_over_every_sea
     assert reader.broken == (2 * alone.broken[0], 2 * alone.broken[1])
     assert again.upright.flipped == first.upright.flipped
     assert again.observation.names() == first.observation.names()
+
+
+@pytest.mark.parametrize(
+    ("as_is", "turned_half", "flips"),
+    [(5, 1, True), (12, 4, True), (6, 2, True), (4, 1, False), (6, 3, False), (9, 9, False), (1, 0, False)],
+)
+def test_upright_cards_are_taken_upside_down_only_when_the_rules_say_so_clearly(
+    as_is: int, turned_half: int, flips: bool
+) -> None:
+    # a badly read table seen the right way up breaks rules too: only many broken, and far fewer turned half, flip it
+    assert upside_down(as_is, turned_half) is flips
+
+
+@pytest.fixture(scope="module")
+def played() -> Image:
+    """Another Klondike game further on (long cascades), the camera on the player's side."""
+    table = Table.dealt(find_game("klondike"), 3)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        moves = table.generate_moves()
+        table.push(moves[int(rng.integers(len(moves)))])
+    image, _ = render_scene(
+        "klondike",
+        table.piles_view(),
+        deck="kde_standard",
+        seed=3,
+        options=RenderOptions(max_tilt=15, hand_probability=0, table="felt"),
+    )
+    return np.asarray(image, np.uint8)
+
+
+def test_a_camera_across_the_table_reads_the_layout_upside_down(
+    rec: Recogniser, played: Image, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.upright
+
+    image = played
+    frame = np.ascontiguousarray(np.rot90(image, 2))  # the camera on the far side of the table
+    plain = assemble(recognise(image, rec), "klondike")
+    seen = read_upright(frame, rec, "klondike")
+    assert seen.upright.flipped
+    assert seen.broken is not None
+    assert upside_down(*seen.broken)
+    columns = [f"t{k}" for k in range(1, 8)]
+    assert sum(seen.observation.names()[p] == plain.names()[p] for p in columns) >= 6
+    # the reads map back where the cards lie in the frame
+    corners = seen.upright.boxes_to_frame(seen.detections.boxes)
+    assert corners.min() >= -2
+    # a video: the way up found once is kept, and checked both ways on every search of the same camera
+    monkeypatch.setattr(vision.upright, "RECHECK_EVERY", 2)
+    reader = UprightReader(rec, "klondike")
+    first = [reader(frame) for _ in range(3)]  # found, kept, found anew
+    assert all(s.upright.flipped for s in first)
+    assert first[2].broken is not None
+    assert reader.broken == (2 * seen.broken[0], 2 * seen.broken[1])
+    # the same camera on the player's side: read as it is, no half turn tried on a well-read table
+    assert read_upright(image, rec, "klondike").broken is None
