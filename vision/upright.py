@@ -15,11 +15,12 @@ the image). A frame turned further is read in three steps, each cheap where the 
    built the wrong way, a deal's columns of backs in the wrong order), then the better layout fit
    (``upright_reading``). For cards that stand upright (a camera across the table shows the layout upside down,
    and the classifier reads indices both ways up): the view as it is, unless its table breaks
-   ``UPSIDE_DOWN_CHECK`` rules or more, the half turn's table ``UPSIDE_DOWN_RATIO`` times fewer, and the half
-   turn's layout fit is not much worse (``UPSIDE_DOWN_FIT``): a camera on the player's side is the usual one, a
-   badly read upright table breaks rules too, and a layout nearly the same turned half (The Great Thirteen's
-   three rows of eight) can break fewer turned; the fit alone tells the two apart too weakly (an upright layout
-   fits its half turn up to 1.7 times better).
+   ``UPSIDE_DOWN_CHECK`` rules or more, the half turn's table ``UPSIDE_DOWN_RATIO`` times fewer, and the half turn
+   places nearly as many cards in the layout (``UPSIDE_DOWN_PLACED``: a table that holds little breaks few rules,
+   as The Great Thirteen's three rows of eight read turned half did): a camera on the player's side is the usual
+   one, and a badly read upright table breaks rules too. The layout fit tells the two apart too weakly (an upright
+   layout fits its half turn up to 1.7 times better, and a Klondike deal seen upside down fits a third worse
+   turned right).
 
 ``UprightReader`` keeps a turn found on a well-read frame for the next frames of a video, and decides the way up by
 the rules broken each way over every search of the camera's quarter.
@@ -54,8 +55,8 @@ SIDEWAYS_BELOW = -0.1  # median log(height / width) of the surest index boxes un
 SIDEWAYS_READS = 16  # the surest reads that vote on it
 SIDEWAYS_LEAST = 4  # fewer reads than this say nothing
 UPSIDE_DOWN_CHECK = 5  # rules an upright view's table breaks before its half turn is tried (a read table breaks 1+)
-UPSIDE_DOWN_RATIO = 3  # ... and taken where it breaks this many times fewer,
-UPSIDE_DOWN_FIT = 0.15  # and its layout fit is no worse than the view's as it is by more than this share
+UPSIDE_DOWN_RATIO = 2  # ... and taken where it breaks this many times fewer turned half,
+UPSIDE_DOWN_PLACED = 0.8  # and places at least this share as many cards in the layout
 _GREY = (128, 128, 128)  # outside the frame, as vision.crops pads
 
 
@@ -253,7 +254,7 @@ def upright_reading(
         turned_half = settle_turned_corners(half_turned(dets, view.size))
         other = assemble(turned_half, game)
         counts = (broken, _broken(other))
-        if upside_down(*counts) and other.fit >= observation.fit - UPSIDE_DOWN_FIT * abs(observation.fit):
+        if upside_down(*counts) and _placed(other) >= UPSIDE_DOWN_PLACED * _placed(observation):
             return UprightReading(other, turned_half, replace(view, flipped=True), counts)
         return UprightReading(observation, reads, view, counts)
     ways = [False, True] if known is None else [known.flipped]
@@ -270,8 +271,13 @@ def upright_reading(
 
 def upside_down(as_is: int, turned_half: int) -> bool:
     """Whether a view whose cards stand upright is taken turned half, by the rules its table breaks as it is and
-    turned half (``UPSIDE_DOWN_CHECK``, ``UPSIDE_DOWN_RATIO``)."""
+    turned half (``UPSIDE_DOWN_CHECK``, ``UPSIDE_DOWN_RATIO``; the cards placed are checked apart)."""
     return as_is >= UPSIDE_DOWN_CHECK and turned_half * UPSIDE_DOWN_RATIO <= as_is
+
+
+def _placed(observation: Observation) -> int:
+    """How many cards the table read places in the layout's piles."""
+    return sum(len(cards) for cards in observation.piles.values())
 
 
 def _broken(observation: Observation) -> int:
@@ -330,7 +336,7 @@ class UprightReader:
                 total[1] < total[0] if total[0] != total[1] else (way.flipped if same and way else seen.upright.flipped)
             )
             if not view.sideways:  # upright cards: turned half when this frame says so (the rules clearly, and the
-                # fit), or when found so before, until the rules broken over the quarter's searches clearly say not
+                # cards placed), or when found so before, until the rules broken over the searches clearly say not
                 flipped = seen.upright.flipped or bool(same and way and way.flipped and not upside_down(*total[::-1]))
             if flipped != seen.upright.flipped:
                 seen = upright_reading(dets, view, self.game, replace(view, flipped=flipped))

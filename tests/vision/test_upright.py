@@ -246,7 +246,7 @@ def test_a_sideways_cameras_way_up_is_decided_by_the_rules_broken_over_every_sea
 
 @pytest.mark.parametrize(
     ("as_is", "turned_half", "flips"),
-    [(5, 1, True), (12, 4, True), (6, 2, True), (4, 1, False), (6, 3, False), (9, 9, False), (1, 0, False)],
+    [(5, 1, True), (12, 6, True), (6, 3, True), (4, 1, False), (6, 4, False), (9, 9, False), (1, 0, False)],
 )
 def test_upright_cards_are_taken_upside_down_only_when_the_rules_say_so_clearly(
     as_is: int, turned_half: int, flips: bool
