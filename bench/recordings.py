@@ -45,8 +45,9 @@ recogniser names the cards with that deck profile.
 ``--reuse-detections`` (real recogniser only) keeps each frame's detections (the recogniser's output, before the
 piles are assembled) on disk next to the recordings, keyed by the models, the recogniser's code (every
 ``vision/*.py`` but ``assemble.py``) and the frame's pixels, and reads them back on later runs: work on the
-assembly or the tracker is then measured on all recordings in a minute or two instead of several. The speed
-columns mean nothing on such a run (the recogniser did not run).
+assembly or the tracker is then measured on all recordings in a minute or two instead of several. Frames are read
+as the app's reader reads them (``vision.upright.UprightReader``: a turn found kept for the next frames), each kept
+with the turn it was read at. The speed columns mean nothing on such a run (the recogniser did not run).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -631,7 +632,7 @@ def stored_detections_reader(
     from cadogan.watch import Reading
     from vision.detections import Detections
     from vision.recognise import load_recogniser
-    from vision.upright import turned_reads, upright_reading
+    from vision.upright import UprightReader, turned_reads
 
     known: dict[str, tuple[Any, ...]] = {}
     if store.exists():
@@ -642,9 +643,12 @@ def stored_detections_reader(
     added = 0
     recogniser: list[Any] = []
 
-    def read(image: Any) -> Reading:
+    def reads(image: Any, _rec: Any, turn: Any) -> tuple[Any, Any]:
+        """``vision.upright.turned_reads``, kept by frame and by the turn it was read at (none: a search)."""
         nonlocal added
         key = hashlib.blake2b(image.tobytes(), digest_size=16).hexdigest()
+        if turn is not None:
+            key += f":{turn.degrees:.4f}:{int(turn.sideways)}"
         if key not in known:
             if not recogniser:
                 deck = None
@@ -653,12 +657,18 @@ def stored_detections_reader(
 
                     deck = load_deck(str(deck_profile))
                 recogniser.append(load_recogniser(None, threads=threads, deck=deck))
-            found, view = turned_reads(image, recogniser[0])
+            found, view = turned_reads(image, recogniser[0], turn)
             known[key] = (found.boxes, found.class_id, found.confidence, found.data, view)
             added += 1
         *arrays, view = known[key]
-        # as the app's reader (cadogan.reading.vision_reader): the layout read upright; its assembly done anew
-        seen = upright_reading(Detections(*arrays), view, game)
+        return Detections(*arrays), view
+
+    # as the app's reader (cadogan.reading.vision_reader): a turn found kept for the next frames, the layout read
+    # upright, its assembly done anew on every run
+    upright = UprightReader(cast(Any, None), game, reads=reads)
+
+    def read(image: Any) -> Reading:
+        seen = upright(image)
         return reading_of(seen.detections, game, observation=seen.observation, view=seen.upright)
 
     def save() -> None:

@@ -32,6 +32,7 @@ session 19): renders with the camera turned any way, and the usual ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -312,6 +313,8 @@ class UprightReader:
     rec: Recogniser
     game: str
     known: Upright | None = None
+    reads: Callable[[npt.NDArray[Any], Recogniser, Upright | None], tuple[Detections, Upright]] = turned_reads
+    """Steps 1-2 (``turned_reads``; a benchmark keeps their results to read a recording again)."""
     since: int = 0
     way: Upright | None = None  # the last turn found
     broken: tuple[int, int] = (0, 0)  # rules broken as it is and turned half, summed over the searches of its quarter
@@ -319,8 +322,8 @@ class UprightReader:
     def __call__(self, frame: npt.NDArray[Any]) -> UprightReading:
         if self.known is not None and self.since < RECHECK_EVERY:
             self.since += 1
-            return read_upright(frame, self.rec, self.game, self.known)
-        dets, view = turned_reads(frame, self.rec)
+            return upright_reading(*self.reads(frame, self.rec, self.known), self.game, self.known)
+        dets, view = self.reads(frame, self.rec, None)
         way = self.way
         same = (
             way is not None
