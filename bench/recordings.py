@@ -66,7 +66,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import cv2
 import numpy as np
@@ -641,23 +641,20 @@ def stored_detections_reader(
         except (OSError, pickle.UnpicklingError, EOFError):
             known = {}  # a store cut short by an interrupted run: read every frame again
     added = 0
-    recogniser: list[Any] = []
+    deck = None
+    if deck_profile is not None:
+        from calibration.profile import load_deck
 
-    def reads(image: Any, _rec: Any, turn: Any) -> tuple[Any, Any]:
+        deck = load_deck(str(deck_profile))
+
+    def reads(image: Any, rec: Any, turn: Any) -> tuple[Any, Any]:
         """``vision.upright.turned_reads``, kept by frame and by the turn it was read at (none: a search)."""
         nonlocal added
         key = hashlib.blake2b(image.tobytes(), digest_size=16).hexdigest()
         if turn is not None:
             key += f":{turn.degrees:.4f}:{int(turn.sideways)}"
         if key not in known:
-            if not recogniser:
-                deck = None
-                if deck_profile is not None:
-                    from calibration.profile import load_deck
-
-                    deck = load_deck(str(deck_profile))
-                recogniser.append(load_recogniser(None, threads=threads, deck=deck))
-            found, view = turned_reads(image, recogniser[0], turn)
+            found, view = turned_reads(image, rec, turn)
             known[key] = (found.boxes, found.class_id, found.confidence, found.data, view)
             added += 1
         *arrays, view = known[key]
@@ -665,7 +662,7 @@ def stored_detections_reader(
 
     # as the app's reader (cadogan.reading.vision_reader): a turn found kept for the next frames, the layout read
     # upright, its assembly done anew on every run
-    upright = UprightReader(cast(Any, None), game, reads=reads)
+    upright = UprightReader(load_recogniser(None, threads=threads, deck=deck), game, reads=reads)
 
     def read(image: Any) -> Reading:
         seen = upright(image)

@@ -246,28 +246,25 @@ def upright_reading(
     up found on an earlier frame). For cards that stand upright, the half turn only where the table as it is breaks
     many rules (or ``both``: always tried) and the half turn's far fewer (``upside_down``). Only then, with the
     top-left corners where they lie, are a card's 6/9 corners settled (``vision.corners.settle_turned_corners``)."""
-    if not view.sideways and (known is None or not known.flipped):
-        reads = settle_turned_corners(dets)
-        observation = assemble(reads, game)
-        broken = _broken(observation) if known is None else 0
-        if broken < UPSIDE_DOWN_CHECK and not both:
-            return UprightReading(observation, reads, view)
-        turned_half = settle_turned_corners(half_turned(dets, view.size))
-        other = assemble(turned_half, game)
-        counts = (broken, _broken(other))
-        if upside_down(*counts) and _placed(other) >= UPSIDE_DOWN_PLACED * _placed(observation):
-            return UprightReading(other, turned_half, replace(view, flipped=True), counts)
-        return UprightReading(observation, reads, view, counts)
-    ways = [False, True] if known is None else [known.flipped]
-    seen = []
-    for flipped in ways:
-        reads = settle_turned_corners(half_turned(dets, view.size) if flipped else dets)
-        observation = assemble(reads, game)
-        broken = _broken(observation) if len(ways) > 1 else 0
-        seen.append((broken, -observation.fit, flipped, observation, reads))
-    broken, _, flipped, observation, reads = min(seen, key=lambda item: item[:3])  # (as it is, on a tie)
-    tried = (seen[0][0], seen[1][0]) if len(seen) == 2 else None
-    return UprightReading(observation, reads, replace(view, flipped=flipped), tried)
+    if known is not None:  # the way up found on an earlier frame
+        return _assembled(dets, view, game, known.flipped)
+    as_is = _assembled(dets, view, game, False)
+    broken = _broken(as_is.observation)
+    if not view.sideways and broken < UPSIDE_DOWN_CHECK and not both:
+        return as_is
+    other = _assembled(dets, view, game, True)
+    counts = (broken, _broken(other.observation))
+    if view.sideways:  # fewer rules broken, then the better fit (as it is, on a tie)
+        turn = (counts[1], -other.observation.fit) < (counts[0], -as_is.observation.fit)
+    else:
+        turn = upside_down(*counts) and _placed(other.observation) >= UPSIDE_DOWN_PLACED * _placed(as_is.observation)
+    return replace(other if turn else as_is, broken=counts)
+
+
+def _assembled(dets: Detections, view: Upright, game: str, flipped: bool) -> UprightReading:
+    """The reads assembled as they are or turned half (``flipped``), a card's 6/9 corners settled in that view."""
+    reads = settle_turned_corners(half_turned(dets, view.size) if flipped else dets)
+    return UprightReading(assemble(reads, game), reads, replace(view, flipped=flipped))
 
 
 def upside_down(as_is: int, turned_half: int) -> bool:
@@ -335,11 +332,11 @@ class UprightReader:
         well_read = int(np.sum(seen.detections.class_id < BACK)) >= KNOWN_READS
         if seen.broken is not None and well_read:
             total = seen.broken if not same else (self.broken[0] + seen.broken[0], self.broken[1] + seen.broken[1])
-            flipped = (
-                total[1] < total[0] if total[0] != total[1] else (way.flipped if same and way else seen.upright.flipped)
-            )
-            if not view.sideways:  # upright cards: turned half when this frame says so (the rules clearly, and the
-                # cards placed), or when found so before, until the rules broken over the searches clearly say not
+            if view.sideways:
+                tie = way.flipped if same and way else seen.upright.flipped
+                flipped = total[1] < total[0] if total[0] != total[1] else tie
+            else:  # upright cards: turned half when this frame says so (the rules clearly, and the cards placed), or
+                # when found so before, until the rules broken over the searches clearly say not
                 flipped = seen.upright.flipped or bool(same and way and way.flipped and not upside_down(*total[::-1]))
             if flipped != seen.upright.flipped:
                 seen = upright_reading(dets, view, self.game, replace(view, flipped=flipped))
