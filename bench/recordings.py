@@ -804,7 +804,7 @@ def report(results: list[Result], reader_kind: str, seconds: float | None = None
     work = sum(r.seconds for r in results)
     cpu = sum(r.cpu_seconds for r in results)
     print(f"\nrecordings: {len(results)}; reader: {label}")
-    print(f"moves reconstructed exactly: {exact}/{moves} = {exact / max(1, moves):.1%} (target >= 99 %)")
+    print(f"moves reconstructed exactly: {exact}/{moves} = {exact / max(1, moves):.2%} (target >= 99 %)")
     print(f"illegal moves flagged at the right move: {flagged}/{illegal} (target: all)")
     print(f"false illegal-move alarms on the legal recordings: {legal_alarms} (target 0); on all: {alarms}")
     print(f"misdeals reported with the right problem: {sum(r.misdeal_ok for r in dealt_wrong)}/{len(dealt_wrong)}")

@@ -66,7 +66,7 @@ from typing import TypeVar, cast
 from cadogan.vote import CardConfidences as CardConfidences
 from cadogan.vote import Evidence as Evidence
 from cadogan.vote import by_rank, cards_seen_on, completed, face_up, in_sight, realigned, voted
-from engine.cards import CARDS, UNKNOWN, twin
+from engine.cards import CARDS, UNKNOWN, full_deck, twin
 from engine.moves import Move
 from engine.reference import builds_on, reference_is_legal
 from engine.rules import Role
@@ -280,6 +280,20 @@ class Tracker:
     """Every card any reading named, anywhere, before the still table in view (see ``dig_unread``)."""
     _named_now: set[int] = field(default_factory=set)
     """Every card any reading of the still table in view named."""
+    fresh_on_unread: bool = True
+    """A card read sure on top of a packet (a waste) whose top card the model holds unknown (a fan's cards turned and
+    never read) is not taken for that card, as if nothing had changed, when the readings of the still tables settled
+    on the model since it last changed named other cards on top of that pile and never this one: the change that
+    brought it is looked for with the unread cards held to be none of the cards read now (``_fresh_on_unread``).
+    Measured on c-legal-1 (penguins, enrolled): a turn's top card went to a foundation and the new top went unread;
+    at the next turn the 7 of diamonds, read at 0.9 in every reading, was taken for that unread card: the turn went
+    unsaid and the model ran a turn behind to the stock's end."""
+    _tops_now: dict[str, set[int]] = field(default_factory=dict)
+    """Per pile, the top cards the readings of the still table in view named there."""
+    _tops_before: dict[str, set[int]] = field(default_factory=dict)
+    """Per pile, the top cards readings named there in the still tables settled on the model as it is now."""
+    _tops_for: tuple[object, ...] | None = None
+    """The key of the model ``_tops_before`` was read on."""
     fold_twins: bool = True
     """Where the reader gives its confidence that a card is "that card or its twin" (same rank and colour, the
     other suit: ``observe``'s ``kinds``): a card read below ``sure_card`` on a pile where the model has its twin
@@ -317,6 +331,7 @@ class Tracker:
             self._lost = False
             self._named_before |= self._named_now
             self._named_now.clear()
+            self._keep_tops()
             self._still_reads = 0
             self._recent.clear()
             self._recent_cards.clear()
@@ -326,6 +341,10 @@ class Tracker:
             return []
         self._latest = reading.key()
         self._named_now.update(code for pile in reading.pile_ids for code in reading.codes(pile) if code != UNKNOWN)
+        for pile in reading.pile_ids:
+            named = [code for code in face_up(reading, pile) if code != UNKNOWN]
+            if named:
+                self._tops_now.setdefault(pile, set()).add(named[-1])
         if self.model is not None and self.partial and not self.replaying:  # a camera's reading, not a logged table
             reading, cards = realigned(self.model, reading, cards, self.partial)
         if self.model is not None and self.fold_twins and cards and kinds:
@@ -355,6 +374,17 @@ class Tracker:
         if self.model is None:
             return self._quiet(self._deal(t, evidence))
         return self._quiet(self._follow(t, evidence))
+
+    def _keep_tops(self) -> None:
+        """The still table in view is gone: if the tracker settled on it, remember the tops its readings named (on
+        the model as it is now; a table left unexplained may show a change the model lacks)."""
+        if self.model is not None and self._settled:
+            key = self.model.key()
+            if key != self._tops_for:
+                self._tops_before, self._tops_for = {}, key
+            for pile, tops in self._tops_now.items():
+                self._tops_before.setdefault(pile, set()).update(tops)
+        self._tops_now = {}
 
     def _known_places(self) -> frozenset[tuple[int, str]]:
         """Where the last accepted table has its cards in sight: (card, pile)."""
@@ -591,6 +621,8 @@ class Tracker:
         tries, legal = self._legal(model, evidence)
         if self._unread and not any(item[3].moves for item in legal):
             legal += self._onto_unread(model, tries)
+        if self.fresh_on_unread and legal and not any(item[3].moves for item in legal):
+            legal = self._fresh_on_unread(model, evidence, legal) or legal
         doubted = None
         if self.doubt_weak_reads and not legal and evidence.per_card:  # (a table read unchanged: no move onto it)
             doubted = self._searched(("doubted", tuple(tries)), bind(self._onto_doubted, model, tries))
@@ -754,6 +786,45 @@ class Tracker:
             if _possible(_after(model, explanation, seen, self.partial)):
                 legal.append((unseen, len(explanation.moves) or 99, seen, explanation))
         return tries, legal
+
+    def _fresh_on_unread(
+        self, model: Table, evidence: Evidence, legal: list[tuple[int, int, Table, Explanation]]
+    ) -> list[tuple[int, int, Table, Explanation]]:
+        """The legal explanation of the vote that ``legal`` takes for no change, if it took for unread face-up
+        cards of a packet (a waste) cards that came up since (see ``fresh_on_unread``); else empty."""
+        unchanged = min(legal, key=lambda item: (item[0], item[1]))
+        seen = unchanged[2]
+        fresh = [
+            (pile, code)
+            for pile, index, code in reveal(model, seen, self.partial)[1]
+            if index == len(model.codes(pile)) - 1
+            and model.game.pile(pile).role is not Role.TABLEAU
+            and self._tops_before.get(pile)
+            and self._tops_for == model.key()
+            and code not in self._tops_before[pile]
+            and code not in self._named_before
+            and evidence.support(code, pile) >= self.votes
+            and evidence.best_card(code, pile) >= self.sure_card
+        ]
+        if not fresh:
+            return []
+        # each unread face-up card of those piles held to be a card no reading named: no reading can show it there
+        named = self._named_before | self._named_now
+        held = {code for pile in model.pile_ids for code in model.codes(pile)}
+        stand_ins = [code for code in full_deck(model.game.packs) if code not in named and code not in held]
+        stand_in = model
+        for pile in dict.fromkeys(pile for pile, _ in fresh):
+            for index in range(model.face_down_count(pile), len(model.codes(pile))):
+                if model.codes(pile)[index] == UNKNOWN:
+                    if not stand_ins:
+                        return []
+                    stand_in = with_card(stand_in, pile, index, stand_ins.pop())
+        explanation = self._explain(seen, stand_in)
+        if explanation is None or not explanation.legal or not explanation.moves:
+            return []
+        if not _possible(_after(model, explanation, seen, self.partial)):
+            return []
+        return [(unchanged[0], len(explanation.moves), seen, explanation)]
 
     def _with_unread(self, model: Table, seen: Table) -> Table:
         """``seen`` with the unknown card of each pile left unread at the deal (``_unread``) put back at the

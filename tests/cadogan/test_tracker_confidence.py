@@ -922,3 +922,37 @@ def test_a_black_seven_put_on_a_black_eight_whose_suit_the_reader_cannot_tell_is
     told = [e for e in events if e.kind in (EventKind.MOVE, EventKind.ILLEGAL)]
     assert [e.kind for e in told] == [said]
     assert told[0].moves == ("t2>t1",)
+
+
+@pytest.mark.parametrize(
+    ("fresh_on_unread", "read_before", "turns"),
+    [
+        (True, "9C", [("s:3>w",)]),  # the top read (as another card) before, never as the 3H: the turn is seen
+        (False, "9C", []),  # (the rule off: c-legal-1's miss, the 3H taken for the unread top, the turn unsaid)
+        (True, "3H", []),  # the 3H named on top before, unsure: it is the unread card, read better now
+    ],
+)
+def test_a_card_read_sure_where_the_waste_top_went_unread_came_up_since(
+    fresh_on_unread: bool, read_before: str, turns: list[tuple[str, ...]]
+) -> None:
+    # c-legal-1 (kde_penguins Canfield, enrolled): a turn's top card went to a foundation and the new top went
+    # unread; at the next turn the 7D was read at 0.9 in every reading and taken for that unread card
+    truth = _canfield("9C 8D 7S 4C 5D 10C 3H JD QS 4S 2D 6D")
+    tracker = Tracker(partial=True, check_deal=False, fresh_on_unread=fresh_on_unread)
+    observe(tracker, [(_waste_read(truth), confidences(_waste_read(truth), 0.95))] * 6)
+    assert tracker.model is not None
+    for move in ("s:3>w", "w>f1"):  # as the tracker followed them, the waste's cards unread
+        truth.push(Move.parse(move))
+        tracker.model.push(Move.parse(move))
+    assert tracker.model.codes("w") == (UNKNOWN, UNKNOWN)
+    view = _waste_read(truth)
+    piles = [[parse_code(read_before)] if p == "w" else list(view.codes(p)) for p in view.pile_ids]
+    misread = Table(view.game, piles, [0] * len(piles))  # the top read unsure, as another card
+    events = observe(tracker, [None, *[(misread, confidences(misread, 0.95, **{read_before: 0.45}))] * 8], start=1.0)
+    assert not [e for e in events if e.kind is EventKind.MOVE]
+    truth.push(Move.parse("s:3>w"))
+    turned = _waste_read(truth, fan=2)
+    events = observe(tracker, [None, *[(turned, confidences(turned, 0.95))] * 8], start=3.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == turns
+    assert EventKind.ILLEGAL not in kinds(events)
+    assert tracker.model.codes("w")[-2:] == ((parse_code("JD"), parse_code("3H")) if turns else (UNKNOWN, UNKNOWN))
