@@ -792,15 +792,22 @@ class Tracker:
     ) -> list[tuple[int, int, Table, Explanation]]:
         """The legal explanation of the vote that ``legal`` takes for no change, if it took for unread face-up
         cards of a packet (a waste) cards that came up since (see ``fresh_on_unread``); else empty."""
+        unread_tops = [
+            pile
+            for pile in model.pile_ids
+            if model.game.pile(pile).role is not Role.TABLEAU
+            and face_up(model, pile)[-1:] == (UNKNOWN,)
+            and self._tops_before.get(pile)
+        ]
+        if not unread_tops or self._tops_for != model.key():  # (most readings: a table unchanged, every top known)
+            return []
         unchanged = min(legal, key=lambda item: (item[0], item[1]))
         seen = unchanged[2]
         fresh = [
             (pile, code)
             for pile, index, code in reveal(model, seen, self.partial)[1]
-            if index == len(model.codes(pile)) - 1
-            and model.game.pile(pile).role is not Role.TABLEAU
-            and self._tops_before.get(pile)
-            and self._tops_for == model.key()
+            if pile in unread_tops
+            and index == len(model.codes(pile)) - 1
             and code not in self._tops_before[pile]
             and code not in self._named_before
             and evidence.support(code, pile) >= self.votes
