@@ -628,7 +628,7 @@ def stored_detections_reader(
     """The real recogniser's reader, its detections kept in ``store`` by frame (see ``--reuse-detections``);
     returns the reader and a function that writes the new detections back. ``deck_profile``: a profile whose
     enrolled deck names the cards."""
-    from cadogan.reading import reading_of
+    from cadogan.reading import CardScale, reading_of
     from cadogan.watch import Reading
     from vision.detections import Detections
     from vision.recognise import load_recogniser
@@ -663,10 +663,11 @@ def stored_detections_reader(
     # as the app's reader (cadogan.reading.vision_reader): a turn found kept for the next frames, the layout read
     # upright, its assembly done anew on every run
     upright = UprightReader(load_recogniser(None, threads=threads, deck=deck), game, reads=reads)
+    scale = CardScale()
 
     def read(image: Any) -> Reading:
         seen = upright(image)
-        return reading_of(seen.detections, game, observation=seen.observation, view=seen.upright)
+        return reading_of(seen.detections, game, observation=scale(seen.observation), view=seen.upright)
 
     def save() -> None:
         if added:

@@ -55,6 +55,9 @@ class Evidence:
         """The same with each card's own confidence where the reading gave one."""
         self._rank: dict[tuple[int, str], list[float]] = {}
         self._orders: dict[str, list[dict[int, int]]] = {}
+        self._slots: dict[str, list[dict[int, int]]] = {}
+        """Per packet pile (a fanned waste), each reading's face-up cards with their places in the fan, unknown
+        and doubtful cards counted (0 the lowest): see ``unread_between``."""
         """Per pile, each reading's face-up cards with their places (0 the lowest): see ``by_rank``."""
         self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
         """Per pile, how many face-up cards each reading named there (those left in the vote)."""
@@ -98,6 +101,9 @@ class Evidence:
                 self.sizes[pile].append(len(up))
                 if up:
                     self.tops[(up[-1], pile)] += 1
+                if len(up) > 1 and table.game.pile(pile).role is not Role.TABLEAU:
+                    places = {card: k for k, card in enumerate(codes[down:]) if card != UNKNOWN}
+                    self._slots.setdefault(pile, []).append({card: places[card] for card in up})
                 unique = list(dict.fromkeys(up))
                 if len(unique) > 1:
                     self._orders.setdefault(pile, []).append({card: k for k, card in enumerate(unique)})
@@ -156,6 +162,19 @@ class Evidence:
     def orders(self, pile: str) -> list[dict[int, int]]:
         """Each reading of ``pile`` that showed two cards or more: its cards and their places (0 the lowest)."""
         return self._orders.get(pile, [])
+
+    def unread_between(self, pile: str, lower: int, upper: int) -> int:
+        """How many cards lie between ``lower`` and ``upper`` in a packet's fan that the readings name no card
+        at (unknown cards of a reading, or cards left out of the vote as doubtful): the most common count over
+        the readings that show both, the fewer on a tie; 0 when none shows both."""
+        counts = Counter(
+            places[upper] - places[lower] - 1
+            for places in self._slots.get(pile, [])
+            if lower in places and upper in places and places[upper] > places[lower]
+        )
+        if not counts:
+            return 0
+        return max(counts, key=lambda gap: (counts[gap], -gap))
 
     def rank(self, card: int, pile: str) -> float:
         """Mean relative height of ``card`` in ``pile`` over the readings (0 bottom, 1 top)."""
@@ -443,6 +462,12 @@ def completed(
                 if card != UNKNOWN and evidence.support(card, pile) >= (1 if card == kept[-1] else need)
             ]
             shown = by_rank(evidence, pile, shown)
+            if fanned:  # the places between two shown cards where the readings show an unread card
+                shown = [
+                    c
+                    for k, card in enumerate(shown)
+                    for c in (*[UNKNOWN] * (evidence.unread_between(pile, shown[k - 1], card) if k else 0), card)
+                ]
             kept = (shown if fanned else shown[-1:]) if shown else stays[-1:]
         unseen += sum(1 for card in in_sight(model, pile, partial) if card not in kept and card not in placed)
         down = evidence.down(pile)

@@ -100,11 +100,13 @@ def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = Fals
     if agrees(before, seen, partial):
         return Explanation((), True, ())
     fresh = _newly_seen(before, seen)
-    frontier: list[tuple[Table, tuple[Move, ...]]] = [(before.copy(), ())]
+    # each line of moves with the tables it went through: a card a move turned up is named in the next move's
+    # sentence as the line took it to be ("move the 5 of clubs", not "an unknown card")
+    frontier: list[tuple[Table, tuple[Move, ...], tuple[Table, ...]]] = [(before.copy(), (), ())]
     visited = {before.key()}
     for _ in range(max_moves):
-        next_frontier: list[tuple[Table, tuple[Move, ...]]] = []
-        for table, line in frontier:
+        next_frontier: list[tuple[Table, tuple[Move, ...], tuple[Table, ...]]] = []
+        for table, line, path in frontier:
             for move in table.generate_moves():
                 for child in _children(table, move, seen, fresh, partial):
                     key = child.key()
@@ -114,8 +116,9 @@ def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = Fals
                     if agrees(child, seen, partial):
                         found = (*line, move)
                         _, revealed = reveal(table_after(before, found), seen, partial)
-                        return Explanation(found, True, _sentences(before, found), revealed=revealed)
-                    next_frontier.append((child, (*line, move)))
+                        said = tuple(t.describe(m) for t, m in zip((*path, table), found, strict=True))
+                        return Explanation(found, True, said, revealed=revealed)
+                    next_frontier.append((child, (*line, move), (*path, table)))
         frontier = next_frontier
         if len(frontier) > 5_000:
             break
@@ -160,7 +163,12 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
         # the card read at its place, unless the table holds it already (the card turned up was played on at
         # once: a stock turned and its card put on a column, the waste's old top read in its place)
         held = at_place != UNKNOWN and _copies(child, at_place) >= child.game.packs
-        options = [at_place] if at_place != UNKNOWN and not held else list(dict.fromkeys(fresh))
+        if at_place != UNKNOWN and not held:
+            # or a new card read on another pile: this one turned up and played at once, the card read at its
+            # place the one under it (c-legal-1: a stock turn's 5C played to its foundation, the 3C under it read)
+            options = [at_place, *(code for code in dict.fromkeys(fresh) if code not in seen.codes(pile))]
+        else:
+            options = list(dict.fromkeys(fresh))
         # A card the table already holds as often as the game's packs allow cannot be turned up again
         # (an earlier move of the same sequence may have taken it): no child with a duplicate card.
         grown = [
@@ -195,15 +203,6 @@ def table_after(start: Table, moves: tuple[Move, ...]) -> Table:
     for move in moves:
         table.push(move)
     return table
-
-
-def _sentences(start: Table, moves: tuple[Move, ...]) -> tuple[str, ...]:
-    table = start.copy()
-    sentences = []
-    for move in moves:
-        sentences.append(table.describe(move))
-        table.push(move)
-    return tuple(sentences)
 
 
 def _illegal(before: Table, seen: Table, partial: bool, prune: bool = True) -> Explanation | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cadogan.reading import reading_of
+from cadogan.reading import CardScale, reading_of
 from engine.games import find_game
 from engine.table import Table
 from vision.recognise import load_recogniser, recognise
@@ -42,3 +42,14 @@ def test_a_reading_gives_the_rank_and_colour_confidence_of_cards_whose_runner_up
         assert key in reading.cards
         assert reading.cards[key] <= kind <= 1.0
     assert any(kind > reading.cards[key] for key, kind in reading.kinds.items())
+
+
+def test_the_card_scale_is_the_median_of_the_last_frames_a_frame_that_measured_none_taking_it_too() -> None:
+    from vision.assemble import Observation
+
+    scale = CardScale(frames=3)
+    unmeasured = Observation("canfield", {}, ())
+    assert scale(unmeasured).card_w == 0.0  # nothing measured yet: as it is
+    widths = [scale(Observation("canfield", {}, (), card_w=w)).card_w for w in (100.0, 130.0, 110.0, 200.0, 120.0)]
+    assert widths == [100.0, 115.0, 110.0, 130.0, 120.0]  # the median of the last three
+    assert scale(unmeasured).card_w == 120.0

@@ -17,7 +17,7 @@ from cadogan.tracker import (
     twins_folded,
 )
 from cadogan.verdict import EntryKind, from_events
-from cadogan.vote import CardConfidences, Evidence, realigned
+from cadogan.vote import CardConfidences, Evidence, completed, face_up, realigned
 from engine.cards import CARDS, UNKNOWN, parse_code
 from engine.games import find_game
 from engine.moves import Move
@@ -781,7 +781,8 @@ def test_a_fan_card_read_between_two_others_is_no_phantom(fan_gaps: bool) -> Non
     said = [e.moves for e in events if e.kind is EventKind.MOVE]
     assert said == ([("w>t1", "s:3>w")] if fan_gaps else [("w>t1",)])
     waste = [str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")]
-    assert waste[-3:] == (["AD", "8H", "3C"] if fan_gaps else ["JD", "AD", "3C"])
+    # (the rule off: the fan's other cards taken for the played one's unread neighbours, the 8H lost)
+    assert waste[-3:] == (["AD", "8H", "3C"] if fan_gaps else ["JD", "??", "3C"])
 
 
 @pytest.mark.parametrize("dug_kept", [True, False])
@@ -956,3 +957,77 @@ def test_a_card_read_sure_where_the_waste_top_went_unread_came_up_since(
     assert [e.moves for e in events if e.kind is EventKind.MOVE] == turns
     assert EventKind.ILLEGAL not in kinds(events)
     assert tracker.model.codes("w")[-2:] == ((parse_code("JD"), parse_code("3H")) if turns else (UNKNOWN, UNKNOWN))
+
+
+@pytest.mark.parametrize(
+    ("moves", "fan", "leave_out_buried", "turns"),
+    [
+        ("s:3>w w>f2", "8H ?? 3C", True, [("s:3>w", "w>f2")]),  # the 4C read on column 3 is a misread
+        ("s:3>w w>f2", "8H ?? 3C", False, []),  # (the rule off: the 4C taken off its foundation, unexplained)
+        ("s:3>w w>f2", "8H 3C", True, [("s:3>w", "w>f2")]),  # (read side by side: the top card played at once)
+        ("s:3>w", "8H ?? ?? 5C", True, [("s:3>w",)]),  # the turn, its two lower cards unread
+    ],
+)
+def test_a_card_read_off_the_middle_of_a_foundation_is_a_misread_and_a_fans_unread_places_are_kept(
+    moves: str, fan: str, leave_out_buried: bool, turns: list[tuple[str, ...]]
+) -> None:
+    # c-legal-1 (kde_penguins Canfield, enrolled): three cards turned, the top one (5C) played to its foundation
+    # on the 4C, the 2D left unread between the waste's 8H and 3C, and column 3's KS read as the 4C at 0.5-0.6
+    truth = make_table(
+        "canfield",
+        {
+            "s": "9h 5s 5c 3c 2d",
+            "w": "JC 8H",
+            "r": "qd AS",
+            "f1": "4H",
+            "f2": "4C",
+            "t1": "10D",
+            "t2": "2H AC",
+            "t3": "KS",
+            "t4": "7C",
+        },
+    )
+    tracker = Tracker(partial=True, check_deal=False, leave_out_buried=leave_out_buried)
+    before = _waste_read(truth, fan=2)
+    observe(tracker, [(before, confidences(before, 0.95))] * 6)
+    assert tracker.model is not None
+    for move in moves.split():
+        truth.push(Move.parse(move))
+    view = _waste_read(truth)
+    codes = {"w": [parse_code(name) for name in fan.split()]}
+    if "w>f2" in moves:
+        codes["t3"] = [parse_code("4C")]
+    misread = Table(view.game, [codes.get(p, list(view.codes(p))) for p in view.pile_ids], [0] * len(view.pile_ids))
+    events = observe(tracker, [None, *[(misread, confidences(misread, 0.95, **{"4C": 0.55}))] * 8], start=1.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == turns
+    assert EventKind.ILLEGAL not in kinds(events)
+    if turns == [("s:3>w", "w>f2")]:
+        assert tracker.model.codes("f2") == (parse_code("4C"), parse_code("5C"))
+        assert tracker.model.codes("t3") == (parse_code("KS"),)
+        assert any("5 of clubs to foundation 2" in e.text for e in events)
+    if turns == [("s:3>w",)]:
+        assert tracker.model.codes("w")[1:] == (parse_code("8H"), UNKNOWN, UNKNOWN, parse_code("5C"))
+
+
+@pytest.mark.parametrize(
+    ("fans", "want"),
+    [
+        (["8H ?? 3C"] * 3 + ["8H 3C"], ["8H", "??", "3C"]),  # most readings show the place between them
+        (["8H ?? 3C", "8H ?? ?? 3C", "8H ?? 3C"], ["8H", "??", "3C"]),  # the most common count of places
+        (["8H ?? 3C", "8H 3C", "8H 3C"], ["8H", "3C"]),  # most show them side by side
+        (["8H ?? 2D 3C"] * 3, ["8H", "??", "2D", "3C"]),
+    ],
+)
+def test_the_vote_keeps_the_places_of_a_fans_unread_cards(fans: list[str], want: list[str]) -> None:
+    game = find_game("canfield")
+    model = make_table("canfield", {"s": "9h 5s", "w": "JC 8H", "r": "qd AS", "f2": "4C", "t1": "10D", "t3": "KS"})
+    readings = []
+    for fan in fans:
+        view = _waste_read(model)
+        piles = [[parse_code(n) for n in fan.split()] if p == "w" else list(view.codes(p)) for p in view.pile_ids]
+        readings.append((Table(game, piles, [0] * len(piles)), 0.9))
+    evidence = Evidence(readings)
+    seen, _ = completed(model, evidence, 2, drop_unseen=False, partial=True)
+    assert [str(CARDS[c]) if c != UNKNOWN else "??" for c in face_up(seen, "w")] == want
+    top_only, _ = completed(model, evidence, 2, drop_unseen=False, partial=True, fanned=False)
+    assert face_up(top_only, "w") == (parse_code("3C"),)

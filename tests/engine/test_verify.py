@@ -169,6 +169,21 @@ def test_a_stock_card_turned_and_played_at_once_is_a_legal_change() -> None:
     assert [str(m) for m in result.moves] == ["s>w", "w>t3"]
 
 
+def test_a_turns_top_card_played_at_once_is_one_turn_and_one_play_and_named() -> None:
+    # c-legal-1: three cards turned, the top one (5C) played to its foundation, the 3C under it read on top; the
+    # turn's top card was taken for the 3C read in its place, so the play needed a second turn (one card too many)
+    table = make_table(
+        "canfield",
+        {"s": "9h 5s 5c 3c 2d", "w": "JC 8H", "r": "qd AS", "f2": "4C", "t1": "10D", "t2": "2H AC", "t3": "KS"},
+    )
+    played = after(table, "s:3>w", "w>f2")
+    result = explain(hide_face_down(table), camera_view(played), partial=True)
+    assert result is not None
+    assert result.legal
+    assert [str(m) for m in result.moves] == ["s:3>w", "w>f2"]
+    assert result.sentences == ("turn 3 cards of the stock onto the waste", "move the 5 of clubs to foundation 2")
+
+
 @pytest.mark.parametrize("game", ["klondike", "klondike/draw3", "canfield", "canfield/modern"])
 @pytest.mark.parametrize("partial", [False, True])
 def test_pruned_illegal_search_gives_the_answer_of_the_full_one(game: str, partial: bool) -> None:

@@ -26,6 +26,7 @@ from vision.assemble import (
     _row_scores,
     _unit_slots,
     assemble,
+    fan_slots,
     layout_name,
     reconcile,
     to_table,
@@ -661,3 +662,40 @@ def test_a_cascade_s_top_back_lies_on_its_row_not_a_card_below_it() -> None:
     names = assemble(dets, "klondike").names()
     assert names["f1"] == ["AH"]
     assert names["t4"] == ["JH"]
+
+
+def _fan(*xs: float) -> tuple[SeenCard, ...]:
+    names = ["8H", "2D", "3C", "5C"]
+    return tuple(SeenCard(names[k], x, 100.0 + 0.1 * x, 0.9, 1) for k, x in enumerate(xs))
+
+
+@pytest.mark.parametrize(
+    ("xs", "card_w", "want"),
+    [
+        ((0.0, 21.0, 42.0, 63.0), 100.0, ["8H", "2D", "3C", "5C"]),  # each card one step on
+        ((0.0, 42.0, 63.0), 100.0, ["8H", "??", "2D", "3C"]),  # two steps: one card unread between
+        ((0.0, 63.0), 100.0, ["8H", "??", "??", "2D"]),  # three steps: two
+        ((0.0, 120.0), 100.0, ["8H", "??", "??", "2D"]),  # a fan shows three steps at most
+        ((0.0, 30.0), 100.0, ["8H", "2D"]),  # a long step is still one step
+        ((0.0, 63.0), 0.0, ["8H", "2D"]),  # no card size measured: the reads as they are
+    ],
+)
+def test_a_fanned_wastes_unread_places_are_unknown_cards(xs: tuple[float, ...], card_w: float, want: list[str]) -> None:
+    assert fan_slots(_fan(*xs), card_w) == want
+
+
+@pytest.mark.parametrize(("seed", "tilt"), [(28, 0.0), (30, 30.0), (33, 45.0)])
+def test_a_rendered_wastes_unread_middle_card_is_an_unknown_card_in_its_place(seed: int, tilt: float) -> None:
+    truth = _render("canfield", seed, tilt, "paris", 40)
+    waste = expected_piles(truth, "canfield")[0]["w"]
+    assert len(waste) == 4  # the squared packet's top and three cards fanned on it
+    dets = truth_detections(truth)
+    whole, _ = to_table(assemble(dets, "canfield"), unread_in_fans=True)
+    assert [code_text(c) for c in whole.codes("w")] == waste
+    unread = dets[dets.class_id != class_of(waste[2])]
+    observation = assemble(unread, "canfield")
+    assert observation.card_w > 0
+    table, _ = to_table(observation, unread_in_fans=True)
+    assert [code_text(c) for c in table.codes("w")] == [*waste[:2], "??", waste[3]]
+    plain, _ = to_table(observation)
+    assert [code_text(c) for c in plain.codes("w")] == [*waste[:2], waste[3]]
