@@ -7,7 +7,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench.recordings import HELDOUT, SPECS, Noise, Spec, degrade, moves_within, parse_reader, plan, truth_reader
+from bench.recordings import (
+    HELDOUT,
+    HELDOUT_2,
+    SPECS,
+    Noise,
+    Spec,
+    degrade,
+    moves_within,
+    parse_reader,
+    plan,
+    truth_reader,
+)
 from cadogan.tracker import EventKind, Tracker
 from engine.games import find_game
 from engine.moves import Move
@@ -23,16 +34,18 @@ def test_the_bench_has_ten_recordings_of_both_games_and_every_kind() -> None:
     assert all(s.deck.startswith("kde_") and s.deck not in ("kde_dondorf", "kde_paris") for s in SPECS)
 
 
-def test_the_held_out_recordings_are_others_of_the_same_kinds() -> None:
-    assert not {s.name for s in HELDOUT} & {s.name for s in SPECS}
-    assert not {(s.game, s.seed) for s in HELDOUT} & {(s.game, s.seed) for s in SPECS}
-    assert {s.game for s in HELDOUT} == {"klondike", "canfield"}
-    assert any(s.inject for s in HELDOUT)
-    assert any(s.misdeal for s in HELDOUT)
-    assert all(s.deck.startswith("kde_") and s.deck not in ("kde_dondorf", "kde_paris") for s in HELDOUT)
+@pytest.mark.parametrize("held_out", [HELDOUT, HELDOUT_2], ids=["heldout", "heldout2"])
+def test_the_held_out_recordings_are_others_of_the_same_kinds(held_out: tuple[Spec, ...]) -> None:
+    others = [s for s in (*SPECS, *HELDOUT, *HELDOUT_2) if s not in held_out]
+    assert not {s.name for s in held_out} & {s.name for s in others}
+    assert not {(s.game, s.seed) for s in held_out} & {(s.game, s.seed) for s in others}
+    assert {s.game for s in held_out} == {"klondike", "canfield"}
+    assert any(s.inject for s in held_out)
+    assert any(s.misdeal for s in held_out)
+    assert all(s.deck.startswith("kde_") and s.deck not in ("kde_dondorf", "kde_paris") for s in held_out)
 
 
-@pytest.mark.parametrize("spec", [s for s in (*SPECS, *HELDOUT) if s.inject], ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", [s for s in (*SPECS, *HELDOUT, *HELDOUT_2) if s.inject], ids=lambda s: s.name)
 def test_every_injected_mistake_is_in_the_plan_and_breaks_the_rules(spec: Spec) -> None:
     the_plan = plan(spec, spec.moves or 12)
     injected = [kind for kind in the_plan.kinds if kind != "legal"]
