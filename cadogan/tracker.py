@@ -1274,8 +1274,12 @@ class Tracker:
         face down) holds face-down cards in and most readings that look for backs (at least ``votes``) saw none."""
         if table.game.pile(pile).role is not Role.TABLEAU or not table.face_down_count(pile):
             return False
-        looked = [backs.get(pile, 0) for backs in self._recent_backs if backs is not None]
+        looked = self._backs_seen(pile)
         return len(looked) >= self.votes and 2 * looked.count(0) > len(looked)
+
+    def _backs_seen(self, pile: str) -> list[int]:
+        """The backs each reading of this still table that looks for backs saw on ``pile``."""
+        return [backs.get(pile, 0) for backs in self._recent_backs if backs is not None]
 
     def _confirm(self, evidence: Evidence) -> None:
         """Remember the model's cards that ``seen_in`` readings saw where the model has them, one of them
@@ -1293,11 +1297,12 @@ class Tracker:
                 if evidence.best_card(card, pile) >= self.new_card:
                     self._confirmed.add(card)
             empty = sum(1 for size in evidence.raw_sizes[pile] if size == 0)
-            backed = sum(1 for backs in self._recent_backs if backs is not None and backs.get(pile, 0) > 0)
             if (
                 not face_up(self.model, pile)
                 and empty >= max(min(self.seen_in, self.votes), evidence.n - 1)
-                and not (self.backs_not_empty and backed >= min(self.seen_in, self.votes))
+                and not (
+                    self.backs_not_empty and sum(map(bool, self._backs_seen(pile))) >= min(self.seen_in, self.votes)
+                )
             ):
                 self._seen_empty.add(pile)  # all but one reading: a card missed often leaves a pile read empty
 
@@ -1467,10 +1472,7 @@ def _buried(model: Table, evidence: Evidence, need: int) -> frozenset[int]:
         if model.game.pile(pile).role is not Role.FOUNDATION or not codes:
             continue
         covered = any(
-            card not in codes
-            and (place := evidence.place(card)) is not None
-            and place == (pile, place[1])
-            and place[1] >= need
+            card not in codes and (place := evidence.place(card)) is not None and place[0] == pile and place[1] >= need
             for card in evidence.seen
         )
         out.update(codes if covered else codes[:-1])

@@ -55,10 +55,10 @@ class Evidence:
         """The same with each card's own confidence where the reading gave one."""
         self._rank: dict[tuple[int, str], list[float]] = {}
         self._orders: dict[str, list[dict[int, int]]] = {}
-        self._slots: dict[str, list[dict[int, int]]] = {}
-        """Per packet pile (a fanned waste), each reading's face-up cards with their places in the fan, unknown
-        and doubtful cards counted (0 the lowest): see ``unread_between``."""
         """Per pile, each reading's face-up cards with their places (0 the lowest): see ``by_rank``."""
+        self._slots: dict[str, list[dict[int, int]]] = {}
+        """Per waste (a fan), each reading's face-up cards with their places in the fan, unknown and doubtful
+        cards counted (0 the lowest): see ``unread_between``."""
         self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
         """Per pile, how many face-up cards each reading named there (those left in the vote)."""
         self.raw_sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
@@ -101,7 +101,7 @@ class Evidence:
                 self.sizes[pile].append(len(up))
                 if up:
                     self.tops[(up[-1], pile)] += 1
-                if len(up) > 1 and table.game.pile(pile).role is not Role.TABLEAU:
+                if len(up) > 1 and table.game.pile(pile).role is Role.WASTE:
                     places = {card: k for k, card in enumerate(codes[down:]) if card != UNKNOWN}
                     self._slots.setdefault(pile, []).append({card: places[card] for card in up})
                 unique = list(dict.fromkeys(up))
@@ -164,7 +164,7 @@ class Evidence:
         return self._orders.get(pile, [])
 
     def unread_between(self, pile: str, lower: int, upper: int) -> int:
-        """How many cards lie between ``lower`` and ``upper`` in a packet's fan that the readings name no card
+        """How many cards lie between ``lower`` and ``upper`` in a waste's fan that the readings name no card
         at (unknown cards of a reading, or cards left out of the vote as doubtful): the most common count over
         the readings that show both, the fewer on a tie; 0 when none shows both."""
         counts = Counter(
