@@ -506,7 +506,7 @@ def test_a_card_read_where_the_model_knew_nothing_is_never_put_in_a_second_place
     [
         ("stock", True, True),  # k-misdeal-2: the extra card under column 2's top, read at 0.58 in every frame
         ("stock", False, False),  # read below the top card's index: a court card's picture is read there
-        ("same rank", True, False),  # the top index's rank boxed alone beside the whole index
+        ("same rank", True, True),  # gk-misdeal-1: the 8D dealt too many under the 8H, read at 0.45-0.65
     ],
 )
 def test_a_misdeal_rests_on_a_card_read_steadily_under_a_cascade_top_though_below_sure(
