@@ -175,8 +175,10 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
             with_card(c, pile, index, code) for c in children for code in options if _copies(c, code) < c.game.packs
         ]
         # a card read where the table holds it already may be the sequence's own guess (a waste card played, the
-        # one under it taken for the card read on top, then a turn): the turned card stays unknown as well
-        children = [*children, *grown] if held else grown or children
+        # one under it taken for the card read on top, then a turn): the turned card stays unknown as well; so does
+        # one whose place shows a card, which a later move of the sequence may cover (gc-legal-1: two turns, the
+        # first turn's top taken for the second turn's top read at its place, needed a third turn)
+        children = [*children, *grown] if held or at_place != UNKNOWN else grown or children
     return children
 
 

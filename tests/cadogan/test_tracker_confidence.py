@@ -1116,3 +1116,31 @@ def test_a_column_taken_up_blank_whose_backs_show_is_not_read_empty(backs_not_em
     assert not tracker.model.codes("t7")  # taken up blank
     later = frames(played, 8, 3.0, 4) + frames(played, 8, 4.0, 4)
     assert (EventKind.ILLEGAL in kinds(later)) is not backs_not_empty
+
+
+@pytest.mark.parametrize("twins_moved", [True, False])
+def test_a_card_moved_and_read_as_its_twin_in_every_frame_is_the_card_moved(twins_moved: bool) -> None:
+    # gc-legal-1 (kde_nicu_white): the 7S played from the waste onto the 8D was read as the 7C at 0.5-0.6 in every
+    # frame, the 7S nowhere, and the 7C known to the model out of sight (there deep in the waste; here under the
+    # 8C played onto it on its foundation): no legal move explained the table, and the game was lost at the next turn
+    rest = {"s": "5h 6c", "t2": "KS", "t3": "QH", "t4": "9C", "t6": "4H", "t7": "10S"}
+    tables = [
+        make_table("klondike", {"w": "7S", "f1": "AC 2C 3C 4C 5C 6C 7C", "t1": "8D", "t5": "9D 8C", **rest}),
+        make_table("klondike", {"w": "7S", "f1": "AC 2C 3C 4C 5C 6C 7C 8C", "t1": "8D", "t5": "9D", **rest}),
+        make_table("klondike", {"f1": "AC 2C 3C 4C 5C 6C 7C 8C", "t1": "8D 7S", "t5": "9D", **rest}),
+    ]
+    before, played, moved = (camera_view(table) for table in tables)
+    seven, other = parse_code("7S"), parse_code("7C")
+    misread = Table(
+        moved.game,
+        [[other if c == seven else c for c in moved.codes(p)] for p in moved.pile_ids],
+        [0] * len(moved.pile_ids),
+    )
+    tracker = Tracker(partial=True, check_deal=False, twins_moved=twins_moved)
+    observe(tracker, [(before, confidences(before))] * 6)
+    events = observe(tracker, [None, *[(played, confidences(played))] * 6], start=1.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == [("t5>f1",)]
+    events = observe(tracker, [None, *[(misread, confidences(misread, **{"7C": 0.55}))] * 8], start=2.0)
+    told = [e.moves for e in events if e.kind is EventKind.MOVE]
+    assert told == ([("w>t1",)] if twins_moved else [])
+    assert EventKind.ILLEGAL not in kinds(events)

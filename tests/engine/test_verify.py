@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.autoplay import greedy_playout
-from engine.cards import UNKNOWN
+from engine.cards import UNKNOWN, parse_code
 from engine.games import find_game
 from engine.moves import Move
 from engine.table import Stage, Table
@@ -244,3 +244,20 @@ def test_an_illegal_move_that_empties_a_column_refilled_from_the_reserve_is_foun
     assert result is not None
     assert not result.legal
     assert result.moves == (move,)
+
+
+def test_a_turns_top_card_read_in_its_place_may_be_covered_by_the_next_turn() -> None:
+    # gc-legal-1: two turns of three, the fan read "JH ?? ?? 10C" (the first turn's top, two unread cards, the second
+    # turn's top); the first turn's top was taken for the 10C read at its place, so only a third turn explained it
+    table = make_table(
+        "canfield",
+        {"s": "2s 3d 10c 7d kd jh 4d 3h", "w": "7S 2H KH", "r": "qd 6H", "f1": "2C", "t1": "8C", "t4": "9S"},
+    )
+    view = camera_view(after(table, "s:3>w", "s:3>w"))
+    piles = [list(view.codes(p)) for p in view.pile_ids]
+    piles[view.pile_ids.index("w")] = [parse_code("JH"), UNKNOWN, UNKNOWN, parse_code("10C")]
+    seen = Table(view.game, piles, [0] * len(piles))
+    result = explain(hide_face_down(table), seen, partial=True)
+    assert result is not None
+    assert result.legal
+    assert [str(m) for m in result.moves] == ["s:3>w", "s:3>w"]
