@@ -139,7 +139,18 @@ HELDOUT_2: tuple[Spec, ...] = (
 """Six more, rendered and measured once at the end of session 22 and never used for a change: the held-out set
 for the next session's work (``heldout`` has been looked at while three guards were added)."""
 
-SETS = {"main": SPECS, "heldout": HELDOUT, "heldout2": HELDOUT_2}
+HELDOUT_3: tuple[Spec, ...] = (
+    Spec("jk-legal-1", "klondike", 61, "kde_nicu_white", moves=24),
+    Spec("jc-legal-1", "canfield", 63, "kde_jolly_royal", moves=24),
+    Spec("jk-legal-2", "klondike", 65, "kde_penguins", moves=24),
+    Spec("jc-illegal-1", "canfield", 67, "kde_standard", ("red_on_red", "from_under")),
+    Spec("jk-illegal-1", "klondike", 69, "kde_ancient_egyptians", ("non_king_space",)),
+    Spec("jc-misdeal-1", "canfield", 71, "kde_standard", misdeal=True),
+)
+"""Six more, chosen at the start of session 23 and measured once at its end, with no change made after: the
+held-out set for the next session's work (``heldout2`` was looked at in session 23)."""
+
+SETS = {"main": SPECS, "heldout": HELDOUT, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3}
 
 
 # ---------------------------------------------------------------- the game: moves, injected mistakes
@@ -859,8 +870,8 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(SETS),
         default="main",
         help="main: the 12 recordings of the headline figures (default); heldout: 6 more, kept for checking that a "
-        "change to the tracker or the reader was not tuned to the 12 (looked at in session 22); heldout2: 6 more, "
-        "measured once and never used for a change",
+        "change to the tracker or the reader was not tuned to the 12 (looked at in session 22); heldout2: 6 more "
+        "(looked at in session 23); heldout3: 6 more, measured once and never used for a change",
     )
     parser.add_argument("--only", help="comma-separated recording names (default: all)")
     parser.add_argument("--first", type=int, help="only the first N recordings")

@@ -251,6 +251,12 @@ class Tracker:
     leave_out_new: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote without one or two of the cards
     it places that the model has nowhere (a phantom read sure enough, in most frames)."""
+    turned_unread: bool = True
+    """When no legal move explains the vote, a column it shows with no face-up card, where the model holds face-down
+    cards and most readings saw backs, gets an unknown card: the card a move turned up, unread (measured on the
+    held-out hk-legal-1, kde_penguins, enrolled: a king's run moved off column 7 into a space turned up the KC, read
+    in one reading of six; the change went unexplained and the game was lost). The card is then held as a card left
+    unread (``_unread``): cards put on it are judged by the cards it may be (``_onto_unread``)."""
     twins_moved: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote with each card read below
     ``sure_card`` whose twin (same rank and colour) the model has in sight, and the vote nowhere, taken for that twin
@@ -659,6 +665,14 @@ class Tracker:
             doubted = self._searched(("doubted", tuple(tries)), bind(self._onto_doubted, model, tries))
             if doubted is not None:
                 legal += doubted[2]
+        turned: frozenset[str] = frozenset()
+        if self.turned_unread and not legal and evidence.per_card:
+            turned, found = self._searched(("turned", tuple(tries)), bind(self._turned_unread, model, tries))
+            legal += found
+        fewest = min((len(item[3].moves) for item in legal if item[3].moves), default=0)
+        if self.turned_unread and self._unread and evidence.per_card and fewest != 1:
+            # (a run moved off an unread card in one move: a longer explanation found without it may be wrong)
+            legal += self._searched(("run", tuple(tries)), bind(self._run_off_unread, model, tries))
         if not legal and self._impatient and evidence.per_card and self.sure_legal:
             # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
             # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
@@ -701,6 +715,10 @@ class Tracker:
                 self._unread.add(doubted[1])
             elif waste is not None:
                 self.model = base
+            self._unread |= {m.dst for m in explanation.moves if m.src in self._unread}
+            self._unread |= {
+                p for p in turned if face_up(_after(base, explanation, seen, self.partial), p)[-1:] == (UNKNOWN,)
+            }
             return self._accept(t, evidence, seen, explanation)
         if legal:  # nothing changed (as far as the readings tell)
             self._suspect = None
@@ -724,6 +742,76 @@ class Tracker:
             self._confirm(evidence)
             return []
         return self._mistake(t, evidence, tries)
+
+    def _turned_unread(
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
+    ) -> tuple[frozenset[str], list[tuple[int, int, Table, Explanation]]]:
+        """The legal explanations of the tables the vote may show with an unknown card on each column read with
+        no face-up card, where the model holds face-down cards and most readings (at least ``votes``) saw backs:
+        the card a move turned up there, unread (see ``turned_unread``); and those columns."""
+        piles = frozenset(
+            p
+            for p in model.pile_ids
+            if model.game.pile(p).role is Role.TABLEAU
+            and model.face_down_count(p) > 0
+            and len(looked := self._backs_seen(p)) >= self.votes
+            and 2 * sum(1 for b in looked if b > 0) > len(looked)
+        )
+        legal: list[tuple[int, int, Table, Explanation]] = []
+        if not piles:
+            return piles, legal
+        for seen, unseen in tries.values():
+            blank = [p for p in piles if not face_up(seen, p)]
+            if not blank:
+                continue
+            grown = Table(
+                seen.game,
+                [[*seen.codes(p), UNKNOWN] if p in blank else list(seen.codes(p)) for p in seen.pile_ids],
+                [seen.face_down_count(p) for p in seen.pile_ids],
+                stage=seen.stage,
+            )
+            explanation = self._explain(grown, model)
+            if explanation is None or not explanation.legal or not explanation.moves:
+                continue
+            if _possible(_after(model, explanation, grown, self.partial)):
+                legal.append((unseen, len(explanation.moves), grown, explanation))
+        return piles, legal
+
+    def _run_off_unread(
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
+    ) -> list[tuple[int, int, Table, Explanation]]:
+        """Legal explanations of the vote in which a run whose first card the model holds unknown (a card left
+        unread, ``_unread``) was moved whole: the engine cannot judge the move of an unknown card (a king's run into
+        a space, its king unread), so each card it may be (one the model has nowhere, that makes the whole run
+        movable) is put in its place in turn, as ``_onto_unread`` does for cards put on it; the card stays unknown."""
+        found: list[tuple[int, int, Table, Explanation]] = []
+        for pile in sorted(self._unread):
+            up = face_up(model, pile)
+            if up[:1] != (UNKNOWN,):
+                continue
+            index = model.face_down_count(pile)
+            guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
+            fits = [
+                g
+                for g in guesses
+                if _possible(g) and any(m.src == pile and m.count == len(up) for m in g.generate_moves())
+            ]
+            for seen, unseen in tries.values():
+                for guess in fits:
+                    explanation = explain(guess, seen, self.max_moves, self.partial)
+                    if explanation is None or not explanation.legal or not explanation.moves:
+                        continue
+                    after = _after(model, explanation, seen, self.partial)
+                    if not _possible(after):
+                        continue
+                    # the card named where the readings see it now (then it is the guess); else said of the model
+                    named = guess.codes(pile)[index] in {c for p in after.pile_ids for c in after.codes(p)}
+                    said = (
+                        explanation.sentences if named else _moves_event(0.0, model, explanation.moves, 1.0).sentences
+                    )
+                    found.append((unseen, len(explanation.moves), seen, Explanation(explanation.moves, True, said)))
+                    break
+        return found
 
     def _twins_moved(
         self, model: Table, evidence: Evidence, tries: dict[tuple[object, ...], tuple[Table, int]]
@@ -921,10 +1009,28 @@ class Tracker:
             for p in self._unread
             if face_up(model, p)[:1] == (UNKNOWN,) and (not face_up(seen, p) or face_up(seen, p)[0] in known)
         ]
-        if not blank:
+        # a run moved off such a card to another pile took the card with it when the card under the run's first
+        # card read there is the unknown one (a king's run moved into a space, its king unread)
+        carried = [
+            p
+            for p in seen.pile_ids
+            if p not in blank
+            and face_up(seen, p)
+            and any(
+                face_up(model, q)[:2] == (UNKNOWN, face_up(seen, p)[0])
+                and q != p
+                and face_up(model, p)[:1] != (UNKNOWN,)
+                for q in self._unread
+            )
+        ]
+        if not blank and not carried:
             return seen
         piles = [
-            [*seen.codes(p)[: seen.face_down_count(p)], *([UNKNOWN] if p in blank else []), *face_up(seen, p)]
+            [
+                *seen.codes(p)[: seen.face_down_count(p)],
+                *([UNKNOWN] if p in blank or p in carried else []),
+                *face_up(seen, p),
+            ]
             for p in seen.pile_ids
         ]
         downs = [seen.face_down_count(p) for p in seen.pile_ids]

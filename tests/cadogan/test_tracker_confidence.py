@@ -21,6 +21,7 @@ from cadogan.vote import CardConfidences, Evidence, completed, face_up, realigne
 from engine.cards import CARDS, UNKNOWN, parse_code
 from engine.games import find_game
 from engine.moves import Move
+from engine.rules import Role
 from engine.table import Table
 from engine.testing import camera_view, make_table
 from engine.verify import why_illegal
@@ -1144,3 +1145,48 @@ def test_a_card_moved_and_read_as_its_twin_in_every_frame_is_the_card_moved(twin
     told = [e.moves for e in events if e.kind is EventKind.MOVE]
     assert told == ([("w>t1",)] if twins_moved else [])
     assert EventKind.ILLEGAL not in kinds(events)
+
+
+def _read_with_backs(tracker: Tracker, frames: Sequence[tuple[Table, Table] | None], start: float) -> list[Event]:
+    """Each frame (the table read, the true table whose face-down cards the camera sees as backs)."""
+    events: list[Event] = []
+    for n, frame in enumerate(frames):
+        if frame is None:
+            events += tracker.observe(start + n / 10, None)
+            continue
+        view, table = frame
+        backs = {p: table.face_down_count(p) for p in table.pile_ids if table.game.pile(p).role is Role.TABLEAU}
+        events += tracker.observe(start + n / 10, view, 0.9, confidences(view), backs)
+    return events
+
+
+@pytest.mark.parametrize("turned_unread", [True, False])
+def test_a_card_turned_up_unread_under_a_run_moved_away_is_held_unknown_and_its_own_move_judged(
+    turned_unread: bool,
+) -> None:
+    # hk-legal-1 (kde_penguins, enrolled): a king's run moved into a space turned up the KC on column 7, read in one
+    # reading of six (its backs in all): the change went unexplained. Later the run on the KC (unread again) moved
+    # into another space: the engine cannot judge a move of an unknown card, so the cards it may be are tried
+    rest = {"s": "5h 6c", "t2": "9c 10D", "t3": "2c 3c QH", "t4": "4c 5c 6c 9S", "t5": "7c 8c 9h 10h JD"}
+    rest |= {"t6": "jc qc kc 2d 3d 4D"}
+    tables = [
+        make_table("klondike", {"t1": "AH", "t7": "ad 2s 3s 4s 5s qd KS", **rest}),
+        make_table("klondike", {"f1": "AH", "t7": "ad 2s 3s 4s 5s qd KS", **rest}),
+        make_table("klondike", {"f1": "AH", "t1": "KS", "t7": "ad 2s 3s 4s 5s QD", **rest}),
+        make_table("klondike", {"f1": "AH", "t1": "KS QD", "t7": "ad 2s 3s 4s 5S", **rest}),
+    ]
+    tracker = Tracker(partial=True, check_deal=False, turned_unread=turned_unread)
+    told: list[tuple[str, ...]] = []
+    for k, table in enumerate(tables):
+        view = camera_view(table)
+        if k == 2:  # the queen turned up on column 7 is not read
+            view = Table(view.game, [[] if p == "t7" else list(view.codes(p)) for p in view.pile_ids], [0] * 13)
+        events = _read_with_backs(tracker, [None, *[(view, table)] * 8], float(k))
+        assert EventKind.ILLEGAL not in kinds(events)
+        told += [e.moves for e in events if e.kind is EventKind.MOVE]
+    if turned_unread:
+        assert told == [("t1>f1",), ("t7>t1",), ("t7>t1",)]
+        assert tracker.model is not None
+        assert face_up(tracker.model, "t1") == (parse_code("KS"), parse_code("QD"))
+    else:  # the king's move is lost, then found with the queen's
+        assert told == [("t1>f1",), ("t7>t1", "t7>t1")]
