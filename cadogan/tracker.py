@@ -670,7 +670,7 @@ class Tracker:
             turned, found = self._searched(("turned", tuple(tries)), bind(self._turned_unread, model, tries))
             legal += found
         fewest = min((len(item[3].moves) for item in legal if item[3].moves), default=0)
-        if self.turned_unread and self._unread and evidence.per_card and fewest != 1:
+        if self.turned_unread and self._unread and evidence.per_card and (not legal or fewest >= 2):
             # (a run moved off an unread card in one move: a longer explanation found without it may be wrong)
             legal += self._searched(("run", tuple(tries)), bind(self._run_off_unread, model, tries))
         if not legal and self._impatient and evidence.per_card and self.sure_legal:
@@ -760,6 +760,7 @@ class Tracker:
         legal: list[tuple[int, int, Table, Explanation]] = []
         if not piles:
             return piles, legal
+        grown_tries: dict[tuple[object, ...], tuple[Table, int]] = {}
         for seen, unseen in tries.values():
             blank = [p for p in piles if not face_up(seen, p)]
             if not blank:
@@ -770,11 +771,14 @@ class Tracker:
                 [seen.face_down_count(p) for p in seen.pile_ids],
                 stage=seen.stage,
             )
+            grown_tries.setdefault(grown.key(), (grown, unseen))
             explanation = self._explain(grown, model)
             if explanation is None or not explanation.legal or not explanation.moves:
                 continue
             if _possible(_after(model, explanation, grown, self.partial)):
                 legal.append((unseen, len(explanation.moves), grown, explanation))
+        if not legal and self._unread:  # the move that turned the card up went onto a card left unread
+            legal = self._onto_unread(model, grown_tries)
         return piles, legal
 
     def _run_off_unread(

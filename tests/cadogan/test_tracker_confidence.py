@@ -22,7 +22,7 @@ from engine.cards import CARDS, UNKNOWN, parse_code
 from engine.games import find_game
 from engine.moves import Move
 from engine.rules import Role
-from engine.table import Table
+from engine.table import Stage, Table
 from engine.testing import camera_view, make_table
 from engine.verify import why_illegal
 
@@ -1190,3 +1190,40 @@ def test_a_card_turned_up_unread_under_a_run_moved_away_is_held_unknown_and_its_
         assert face_up(tracker.model, "t1") == (parse_code("KS"), parse_code("QD"))
     else:  # the king's move is lost, then found with the queen's
         assert told == [("t1>f1",), ("t7>t1", "t7>t1")]
+
+
+@pytest.mark.parametrize("turned_unread", [True, False])
+def test_a_card_put_on_a_card_unread_at_the_deal_turning_up_an_unread_card_is_followed(turned_unread: bool) -> None:
+    # hk-legal-1 (kde_penguins, the plain recogniser): the QD of column 5 unread at the deal, the JS of column 7 put on
+    # it, the KS turned up under the JS unread too: both unknown cards are needed to explain the change
+    for seed in range(200):
+        table = Table.dealt(find_game("klondike"), seed)
+        table.stage = Stage.PLAY
+        plays = [m for m in table.generate_moves() if m.src != "t1" and m.dst.startswith("t")]
+        if plays:
+            break
+    play = plays[0]
+    deal = camera_view(Table.dealt(find_game("klondike"), seed))
+    table.push(play)
+    after = camera_view(table)
+
+    def unread(view: Table, *blank: str) -> Table:
+        return Table(view.game, [[] if p in blank else list(view.codes(p)) for p in view.pile_ids], [0] * 13)
+
+    before = Table.dealt(find_game("klondike"), seed)
+    tracker = Tracker(partial=True, turned_unread=turned_unread)
+    read = unread(deal, play.dst)
+    events = _read_with_backs(tracker, [(read, before)] * 8, 0.0)
+    assert EventKind.UNCLEAR in kinds(events)  # "I cannot read the card on column N"
+    moved = Table(
+        after.game,
+        [
+            [after.codes(p)[-1]] if p == play.dst else [] if p == play.src else list(after.codes(p))
+            for p in after.pile_ids
+        ],
+        [0] * 13,
+    )
+    events = _read_with_backs(tracker, [None, *[(moved, table)] * 8], 1.0)
+    told = [e.moves for e in events if e.kind is EventKind.MOVE]
+    assert told == ([(str(play),)] if turned_unread else [])
+    assert EventKind.ILLEGAL not in kinds(events)
