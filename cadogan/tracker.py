@@ -666,11 +666,16 @@ class Tracker:
             if doubted is not None:
                 legal += doubted[2]
         turned: frozenset[str] = frozenset()
-        if self.turned_unread and not legal and evidence.per_card:
+        if self.turned_unread and not legal and self._impatient and evidence.per_card:
             turned, found = self._searched(("turned", tuple(tries)), bind(self._turned_unread, model, tries))
             legal += found
         fewest = min((len(item[3].moves) for item in legal if item[3].moves), default=0)
-        if self.turned_unread and self._unread and evidence.per_card and (not legal or fewest >= 2):
+        if (
+            self.turned_unread
+            and self._unread
+            and evidence.per_card
+            and (fewest >= 2 or (not legal and self._impatient))
+        ):
             # (a run moved off an unread card in one move: a longer explanation found without it may be wrong)
             legal += self._searched(("run", tuple(tries)), bind(self._run_off_unread, model, tries))
         if not legal and self._impatient and evidence.per_card and self.sure_legal:
@@ -778,7 +783,7 @@ class Tracker:
             if _possible(_after(model, explanation, grown, self.partial)):
                 legal.append((unseen, len(explanation.moves), grown, explanation))
         if not legal and self._unread:  # the move that turned the card up went onto a card left unread
-            legal = self._onto_unread(model, grown_tries)
+            legal = self._onto_unread(model, grown_tries, max_moves=2)  # (the move and one more)
         return piles, legal
 
     def _run_off_unread(
@@ -793,6 +798,9 @@ class Tracker:
             up = face_up(model, pile)
             if up[:1] != (UNKNOWN,):
                 continue
+            moved = [(seen, unseen) for seen, unseen in tries.values() if face_up(seen, pile) != up]
+            if not moved:
+                continue  # the run is where it was
             index = model.face_down_count(pile)
             guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
             fits = [
@@ -800,9 +808,9 @@ class Tracker:
                 for g in guesses
                 if _possible(g) and any(m.src == pile and m.count == len(up) for m in g.generate_moves())
             ]
-            for seen, unseen in tries.values():
+            for seen, unseen in moved:
                 for guess in fits:
-                    explanation = explain(guess, seen, self.max_moves, self.partial)
+                    explanation = explain(guess, seen, 2, self.partial)  # (the run and one move more)
                     if explanation is None or not explanation.legal or not explanation.moves:
                         continue
                     after = _after(model, explanation, seen, self.partial)
@@ -1041,7 +1049,7 @@ class Tracker:
         return Table(seen.game, piles, downs, stage=seen.stage)
 
     def _onto_unread(
-        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]], max_moves: int | None = None
     ) -> list[tuple[int, int, Table, Explanation]]:
         """Legal explanations of the vote in which cards were put on a pile's card left unread at the deal. The
         engine cannot judge a move onto an unknown card, so each card the unread one may be (one the model has
@@ -1052,11 +1060,11 @@ class Tracker:
             if face_up(model, pile) != (UNKNOWN,):
                 continue
             covered = [(seen, unseen) for seen, unseen in tries.values() if face_up(seen, pile)[1:]]
-            found += self._guessed(model, pile, covered)
+            found += self._guessed(model, pile, covered, max_moves)
         return found
 
     def _guessed(
-        self, model: Table, pile: str, covered: list[tuple[Table, int]]
+        self, model: Table, pile: str, covered: list[tuple[Table, int]], max_moves: int | None = None
     ) -> list[tuple[int, int, Table, Explanation]]:
         """The legal explanations of the tables ``covered`` (cards put on ``pile``'s top card, which the model
         holds unknown) with each card the unknown one may be in its place (see ``_onto_unread``)."""
@@ -1068,7 +1076,7 @@ class Tracker:
         fits = [g for g in guesses if _possible(g) and any(move.dst == pile for move in g.generate_moves())]
         for seen, unseen in covered:
             for guess in fits:
-                explanation = explain(guess, seen, self.max_moves, self.partial)
+                explanation = explain(guess, seen, max_moves or self.max_moves, self.partial)
                 if explanation is None or not explanation.legal or not explanation.moves:
                     continue
                 if not _possible(_after(model, explanation, seen, self.partial)):

@@ -17,6 +17,7 @@ rule it broke.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -171,14 +172,17 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
             options = list(dict.fromkeys(fresh))
         # A card the table already holds as often as the game's packs allow cannot be turned up again
         # (an earlier move of the same sequence may have taken it): no child with a duplicate card.
-        grown = [
-            with_card(c, pile, index, code) for c in children for code in options if _copies(c, code) < c.game.packs
-        ]
+        grown = []
+        for c in children:
+            counts = Counter(code for pile_id in c.pile_ids for code in c.codes(pile_id))
+            grown += [with_card(c, pile, index, code) for code in options if counts[code] < c.game.packs]
         # a card read where the table holds it already may be the sequence's own guess (a waste card played, the
         # one under it taken for the card read on top, then a turn): the turned card stays unknown as well; so does
-        # one whose place shows a card, which a later move of the sequence may cover (gc-legal-1: two turns, the
-        # first turn's top taken for the second turn's top read at its place, needed a third turn)
-        children = [*children, *grown] if held or at_place != UNKNOWN else grown or children
+        # one on a packet whose place shows a card: a packet shows only its top cards, so the place is counted from
+        # the top and a later move of the sequence may cover it (gc-legal-1: two turns, the first turn's top taken
+        # for the second turn's top read at its place, needed a third turn); a cascade shows every face-up card
+        packet = at_place != UNKNOWN and child.game.pile(pile).role is not Role.TABLEAU
+        children = [*children, *grown] if held or packet else grown or children
     return children
 
 
