@@ -257,6 +257,17 @@ class Tracker:
     held-out hk-legal-1, kde_penguins, enrolled: a king's run moved off column 7 into a space turned up the KC, read
     in one reading of six; the change went unexplained and the game was lost). The card is then held as a card left
     unread (``_unread``): cards put on it are judged by the cards it may be (``_onto_unread``)."""
+    squared_deal: bool = True
+    """At the deal, a pile that is not a cascade (a foundation, a reserve, a waste) voted more cards than any reading
+    showed there keeps its most-read cards (``_squared``): two names read for one squared card are misreads that
+    disagree (measured on the held-out hc-illegal-1, enrolled ancient egyptians: foundation 1's 10C read as the 10D
+    in 2 readings of 8, the deal never taken)."""
+    deal_on_leave: bool = True
+    """When hands come over the cards before the deal was taken, the deal is judged on the readings made so far,
+    with no stray card waited on (``stray_reads``) and no request to hold still (``_last_look``): a player who starts
+    at once must not lose the deal (hc-illegal-1: the first move came after 8 still readings)."""
+    _final: bool = False
+    """``_last_look`` is judging the deal: no more readings will come."""
     twins_moved: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote with each card read below
     ``sure_card`` whose twin (same rank and colour) the model has in sight, and the vote nowhere, taken for that twin
@@ -353,8 +364,11 @@ class Tracker:
         they tell a pile whose top card was not read from a pile dealt short at the deal) and its confidences
         of cards' rank and colour (``kinds``, see ``fold_twins``); returns what is to be announced."""
         if reading is None:  # hands over the cards: what comes next may be another table
+            events: list[Event] = []
             if self.model is None and len(self._recent) >= self.votes:
-                self._deal_missed = True
+                if self.deal_on_leave and not self._deal_missed:
+                    events = self._last_look(t)
+                self._deal_missed = self.model is None
             if self._lost:
                 self._lost_tables += 1
             elif self._settled:
@@ -373,7 +387,7 @@ class Tracker:
             self._recent_kinds.clear()
             self._recent_backs.clear()
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
-            return []
+            return events
         self._latest = reading.key()
         self._named_now.update(code for pile in reading.pile_ids for code in reading.codes(pile) if code != UNKNOWN)
         for pile in reading.pile_ids:
@@ -409,6 +423,17 @@ class Tracker:
         if self.model is None:
             return self._quiet(self._deal(t, evidence))
         return self._quiet(self._follow(t, evidence))
+
+    def _last_look(self, t: float) -> list[Event]:
+        """The deal as the readings of the still table now left show it, with no more readings to wait for (no
+        stray card waited on, no request to hold still): taken if clear enough, else nothing (see
+        ``deal_on_leave``)."""
+        evidence = Evidence(list(self._recent), list(self._recent_cards), floor=self.new_card)
+        self._final = True
+        try:
+            return [e for e in self._quiet(self._deal(t, evidence)) if e.kind is not EventKind.UNCLEAR or self.model]
+        finally:
+            self._final = False
 
     def _keep_tops(self) -> None:
         """The still table in view is gone: if the tracker settled on it, remember the tops its readings named (on
@@ -463,7 +488,7 @@ class Tracker:
 
     @property
     def _impatient(self) -> bool:
-        return len(self._recent) >= min(self.patience, self.window)
+        return self._final or len(self._recent) >= min(self.patience, self.window)
 
     # ------------------------------------------------------------------ the deal
 
@@ -473,12 +498,14 @@ class Tracker:
         shape = _deal_shape(evidence) if self.partial else None
         seen = voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
         first_vote = seen
+        if self.squared_deal:
+            seen = _squared(seen, evidence)
         if any(
             not min(evidence.sizes[p]) <= len(face_up(seen, p)) <= max(evidence.raw_sizes[p]) for p in seen.pile_ids
         ):
             # more cards voted into a pile than any reading showed there, or fewer than every reading showed:
             # misreads that disagree, not yet a table
-            if not self._impatient:
+            if not self._impatient or self._final:
                 return []
             return [Event(EventKind.UNCLEAR, t, "I cannot read the deal clearly: please hold still", confidence=0.0)]
         if self.partial:
@@ -501,7 +528,8 @@ class Tracker:
             return []  # a blank pile: its card may be read yet
         if self.check_deal and not self._impatient and _left_out(evidence, seen, 1):
             return []  # a card some reading saw where the vote puts none: it may be a misdeal, read on
-        if self.check_deal and self._still_reads < self.stray_reads and _left_out(evidence, first_vote, self._need):
+        strays = self.check_deal and not self._final and self._still_reads < self.stray_reads
+        if strays and _left_out(evidence, first_vote, self._need):
             # a card as many readings saw on a pile as a vote needs, outvoted by misreads scattered over its pile (a
             # card dealt too many among phantoms); not the cards the deal's layout trims away (``_trimmed``), which
             # are judged, not outvoted: the next readings vote again
@@ -517,7 +545,7 @@ class Tracker:
         if found:
             sure = self._misdeal_confidence(evidence, seen, found)
             if sure < self.confident:
-                if not self._impatient:
+                if not self._impatient or self._final:
                     return []
                 self._settled = False
                 text = "I cannot read the deal clearly: please hold still"
@@ -1514,6 +1542,20 @@ class Tracker:
             word = "won" if outcome is Outcome.WON else "blocked: no legal move is left"
             events.append(Event(EventKind.END, t, f"game {word}{money}"))
         return events
+
+
+def _squared(seen: Table, evidence: Evidence) -> Table:
+    """``seen`` with each pile that is not a cascade cut to the most cards any reading named there, its most-read
+    cards kept (see ``Tracker.squared_deal``)."""
+    piles: list[list[int]] = []
+    for pile in seen.pile_ids:
+        up = list(face_up(seen, pile))
+        most = max(evidence.raw_sizes[pile], default=0)
+        if seen.game.pile(pile).role is not Role.TABLEAU and len(up) > most:
+            ranked = sorted(up, key=lambda c: evidence.support(c, pile), reverse=True)
+            up = [c for c in up if c in ranked[:most]]
+        piles.append([*seen.codes(pile)[: seen.face_down_count(pile)], *up])
+    return Table(seen.game, piles, [seen.face_down_count(p) for p in seen.pile_ids], stage=seen.stage)
 
 
 def twins_folded(

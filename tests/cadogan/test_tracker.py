@@ -527,6 +527,17 @@ def test_a_card_too_many_outvoted_by_scattered_misreads_at_the_deal_is_read_on_u
         assert events[0][0] is EventKind.STILL
 
 
+@pytest.mark.parametrize("deal_on_leave", [True, False])
+def test_a_deal_still_waiting_on_a_stray_card_when_hands_come_is_judged_on_the_readings_so_far(
+    deal_on_leave: bool,
+) -> None:
+    # hc-illegal-1: the deal read on for a card seen in a few readings (``stray_reads``) while the player already
+    # moved: the deal was lost with the moves before the game was taken up again
+    readings = _outvoted_misdeal()[:6]
+    events = feed(Tracker(partial=True, deal_on_leave=deal_on_leave), [*readings, None])
+    assert [kind for kind, _ in events] == ([EventKind.STILL] if deal_on_leave else [])
+
+
 @pytest.mark.parametrize(("seed", "turns"), [(22, 1), (3, 2)])
 @pytest.mark.parametrize("under_read", [True, False])
 def test_a_waste_card_played_off_cards_never_read_is_followed(seed: int, turns: int, under_read: bool) -> None:

@@ -18,7 +18,7 @@ from cadogan.tracker import (
 )
 from cadogan.verdict import EntryKind, from_events
 from cadogan.vote import CardConfidences, Evidence, completed, face_up, realigned
-from engine.cards import CARDS, UNKNOWN, parse_code
+from engine.cards import CARDS, UNKNOWN, parse_code, twin
 from engine.games import find_game
 from engine.moves import Move
 from engine.rules import Role
@@ -1227,3 +1227,33 @@ def test_a_card_put_on_a_card_unread_at_the_deal_turning_up_an_unread_card_is_fo
     told = [e.moves for e in events if e.kind is EventKind.MOVE]
     assert told == ([(str(play),)] if turned_unread else [])
     assert EventKind.ILLEGAL not in kinds(events)
+
+
+@pytest.mark.parametrize("squared_deal", [True, False])
+def test_a_deal_whose_foundation_card_is_misnamed_now_and_then_is_taken_before_the_first_move(
+    squared_deal: bool,
+) -> None:
+    # hc-illegal-1 (enrolled ancient egyptians): foundation 1's 10C read as the 10D in 2 readings of 8 and a phantom
+    # read over column 2 in 2 more; both named in the vote, the deal was "not clear" and waited for more readings,
+    # the player moved after 8, and the deal and the moves before the game was taken up again were lost
+    table = Table.dealt(find_game("canfield"), 39)
+    view = camera_view(table)
+    card, phantom = view.codes("f1")[-1], table.codes("s")[0]
+
+    def reading(on_foundation: int, extra: bool = False) -> tuple[Table, dict[tuple[str, int], float]]:
+        piles = [list(view.codes(p)) for p in view.pile_ids]
+        piles[view.pile_ids.index("f1")] = [on_foundation]
+        if extra:
+            piles[view.pile_ids.index("t2")].insert(0, phantom)
+        read = Table(view.game, piles, [0] * len(piles))
+        return read, confidences(read, **{str(CARDS[phantom]): 0.55, str(CARDS[twin(card)]): 0.6})
+
+    frames = [reading(card), reading(twin(card)), reading(card, True), reading(twin(card)), reading(card)]
+    frames += [reading(card, True), reading(card), reading(card)]
+    tracker = Tracker(partial=True, squared_deal=squared_deal)
+    events = observe(tracker, [*frames, None])
+    assert (EventKind.STILL in kinds(events)) is squared_deal
+    assert EventKind.MISDEAL not in kinds(events)
+    if squared_deal:
+        assert tracker.model is not None
+        assert tracker.model.codes("f1") == (card,)
