@@ -1250,13 +1250,14 @@ class Tracker:
                 after = model.copy()
                 after.push(move)
                 candidate = (seen, after, explanation.reason, str(move), explanation.sentences[:1])
-                if not _possible(reveal(after, seen, self.partial)[0]):
-                    continue
-                first = len(model.codes(move.src)) - move.count
-                if model.codes(move.src)[first] != UNKNOWN and first >= model.face_down_count(move.src):
-                    found = candidate
-                    break
-                blind = blind or candidate  # a face-down card put somewhere: the weakest explanation
+                # (an impossible one, such as a face-down card turned into a card the table holds, is passed over:
+                # the card may have been taken from under another, below)
+                if _possible(reveal(after, seen, self.partial)[0]):
+                    first = len(model.codes(move.src)) - move.count
+                    if model.codes(move.src)[first] != UNKNOWN and first >= model.face_down_count(move.src):
+                        found = candidate
+                        break
+                    blind = blind or candidate  # a face-down card put somewhere: the weakest explanation
             dug = self._once("dug", seen, bind(dug_out, model, seen, self.partial, self.dig_unread))
             if dug is not None and _possible(reveal(dug[0], seen, self.partial)[0]):
                 found = (seen, dug[0], dug[2], dug[1], ())

@@ -1258,3 +1258,22 @@ def test_a_deal_whose_foundation_card_is_misnamed_now_and_then_is_taken_before_t
     if squared_deal:
         assert tracker.model is not None
         assert tracker.model.codes("f1") == (card,)
+
+
+def test_a_card_taken_from_under_the_waste_top_is_named_though_a_stock_card_would_be_impossible() -> None:
+    # the held-out mc-illegal-1, even with the render truth as the reader: the AD pulled from under the waste's 5D
+    # onto the 7H. The engine's single illegal move was the stock's face-down top put on the 7H (as the AD, which the
+    # table holds already: impossible), and passing it over skipped the card taken from under another
+    rest = {"s": "2h 3h 4h", "r": "KD", "f1": "9H", "t2": "5C", "t3": "2S", "t4": "QS JH"}
+    piles = {"w": "AD 5D", "t1": "8S 7H", **rest}
+    before = make_table("canfield", {p: text.upper() for p, text in piles.items() if p != "s"})
+    after = make_table(
+        "canfield", {p: text.upper() for p, text in {**piles, "w": "5D", "t1": "8S 7H AD"}.items() if p != "s"}
+    )
+    tracker = Tracker(partial=True, check_deal=False)
+    observe(tracker, [(before, confidences(before, 0.95))] * 6)
+    assert tracker.settled
+    events = observe(tracker, [None, *[(after, confidences(after, 0.95))] * 8], start=1.0)
+    illegal = [e for e in events if e.kind is EventKind.ILLEGAL]
+    assert [e.moves for e in illegal] == [("w-1>t1",)]
+    assert "taken from under the 5 of diamonds" in illegal[0].text
