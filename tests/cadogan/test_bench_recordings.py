@@ -12,6 +12,7 @@ from bench.recordings import (
     HELDOUT_2,
     HELDOUT_3,
     HELDOUT_4,
+    HELDOUT_5,
     SPECS,
     Noise,
     Spec,
@@ -37,10 +38,12 @@ def test_the_bench_has_ten_recordings_of_both_games_and_every_kind() -> None:
 
 
 @pytest.mark.parametrize(
-    "held_out", [HELDOUT, HELDOUT_2, HELDOUT_3, HELDOUT_4], ids=["heldout", "heldout2", "heldout3", "heldout4"]
+    "held_out",
+    [HELDOUT, HELDOUT_2, HELDOUT_3, HELDOUT_4, HELDOUT_5],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5"],
 )
 def test_the_held_out_recordings_are_others_of_the_same_kinds(held_out: tuple[Spec, ...]) -> None:
-    others = [s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4) if s not in held_out]
+    others = [s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4, *HELDOUT_5) if s not in held_out]
     assert not {s.name for s in held_out} & {s.name for s in others}
     assert not {(s.game, s.seed) for s in held_out} & {(s.game, s.seed) for s in others}
     assert {s.game for s in held_out} == {"klondike", "canfield"}
@@ -50,7 +53,9 @@ def test_the_held_out_recordings_are_others_of_the_same_kinds(held_out: tuple[Sp
 
 
 @pytest.mark.parametrize(
-    "spec", [s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4) if s.inject], ids=lambda s: s.name
+    "spec",
+    [s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4, *HELDOUT_5) if s.inject],
+    ids=lambda s: s.name,
 )
 def test_every_injected_mistake_is_in_the_plan_and_breaks_the_rules(spec: Spec) -> None:
     the_plan = plan(spec, spec.moves or 12)
