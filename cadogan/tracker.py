@@ -1268,6 +1268,12 @@ class Tracker:
             sure_cap = 1.0
         if found is not None and "-" in found[3] and self._pulled_new(model, found[1], found[3], evidence) is False:
             sure_cap = 0.0  # from under: a card the model had nowhere must be read sure (``_pulled_new``)
+        if found is not None and "-" in found[3] and evidence.per_card:
+            dst = found[3].split(">")[1]
+            if evidence.best_card(found[1].codes(dst)[-1], dst) < self.sure_card:
+                # and so must a card it had, where it went: a card's twin read on a column where the card was put
+                # is otherwise a card dug out from under a foundation's top
+                sure_cap = 0.0
         legal_around: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
         if found is None:  # the illegal move with a legal one before or after it (one still table missed)
             for seen, _ in tries.values():
