@@ -169,8 +169,19 @@ HELDOUT_5: tuple[Spec, ...] = (
     Spec("nk-illegal-1", "klondike", 93, "kde_nicu_white", ("from_under", "red_on_red")),
     Spec("nc-misdeal-1", "canfield", 95, "kde_penguins", misdeal=True),
 )
-"""Six more, chosen at the end of session 23 and measured once, with no change made after: the held-out set for
-the next session's work."""
+"""Six more, chosen late in session 23 and measured once (session 22's code and the session's code side by side);
+then looked at: nk-legal-2's false alarm traced (a guard tried, not kept)."""
+
+HELDOUT_6: tuple[Spec, ...] = (
+    Spec("pk-legal-1", "klondike", 97, "kde_jolly_royal", moves=24),
+    Spec("pc-legal-1", "canfield", 99, "kde_standard", moves=24),
+    Spec("pk-legal-2", "klondike", 101, "kde_ancient_egyptians", moves=24),
+    Spec("pc-illegal-1", "canfield", 103, "kde_nicu_white", ("from_under", "red_on_red")),
+    Spec("pk-illegal-1", "klondike", 105, "kde_penguins", ("red_on_red", "from_under")),
+    Spec("pk-misdeal-1", "klondike", 107, "kde_jolly_royal", misdeal=True),
+)
+"""Six more, chosen at the end of session 23 and measured once with its final code (vision 92/108, enrolled 105/108,
+0 false alarms), with no change made after: the held-out set for the next session's work."""
 
 SETS = {
     "main": SPECS,
@@ -179,6 +190,7 @@ SETS = {
     "heldout3": HELDOUT_3,
     "heldout4": HELDOUT_4,
     "heldout5": HELDOUT_5,
+    "heldout6": HELDOUT_6,
 }
 
 
@@ -900,8 +912,8 @@ def main(argv: list[str] | None = None) -> int:
         default="main",
         help="main: the 12 recordings of the headline figures (default); heldout: 6 more, kept for checking that a "
         "change to the tracker or the reader was not tuned to the 12 (looked at in session 22); heldout2: 6 more "
-        "(looked at in session 23); heldout3, heldout4: 6 more each (looked at in session 23); heldout5: 6 more, "
-        "measured once and never used for a change",
+        "(looked at in session 23); heldout3, heldout4, heldout5: 6 more each (looked at in session 23); heldout6: 6 "
+        "more, measured once and never used for a change",
     )
     parser.add_argument("--only", help="comma-separated recording names (default: all)")
     parser.add_argument("--first", type=int, help="only the first N recordings")

@@ -13,6 +13,7 @@ from bench.recordings import (
     HELDOUT_3,
     HELDOUT_4,
     HELDOUT_5,
+    HELDOUT_6,
     SPECS,
     Noise,
     Spec,
@@ -39,11 +40,13 @@ def test_the_bench_has_ten_recordings_of_both_games_and_every_kind() -> None:
 
 @pytest.mark.parametrize(
     "held_out",
-    [HELDOUT, HELDOUT_2, HELDOUT_3, HELDOUT_4, HELDOUT_5],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5"],
+    [HELDOUT, HELDOUT_2, HELDOUT_3, HELDOUT_4, HELDOUT_5, HELDOUT_6],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"],
 )
 def test_the_held_out_recordings_are_others_of_the_same_kinds(held_out: tuple[Spec, ...]) -> None:
-    others = [s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4, *HELDOUT_5) if s not in held_out]
+    others = [
+        s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4, *HELDOUT_5, *HELDOUT_6) if s not in held_out
+    ]
     assert not {s.name for s in held_out} & {s.name for s in others}
     assert not {(s.game, s.seed) for s in held_out} & {(s.game, s.seed) for s in others}
     assert {s.game for s in held_out} == {"klondike", "canfield"}
@@ -54,7 +57,7 @@ def test_the_held_out_recordings_are_others_of_the_same_kinds(held_out: tuple[Sp
 
 @pytest.mark.parametrize(
     "spec",
-    [s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4, *HELDOUT_5) if s.inject],
+    [s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4, *HELDOUT_5, *HELDOUT_6) if s.inject],
     ids=lambda s: s.name,
 )
 def test_every_injected_mistake_is_in_the_plan_and_breaks_the_rules(spec: Spec) -> None:
