@@ -414,9 +414,7 @@ class Tracker:
             self._recent_cards.popleft()
             self._recent_kinds.popleft()
             self._recent_backs.popleft()
-        evidence = Evidence(
-            list(self._recent), list(self._recent_cards), floor=self.new_card, known=self._known_places()
-        )
+        evidence = self._evidence()
         self._vote = frozenset(
             (card, place[0])
             for card in evidence.seen
@@ -432,12 +430,15 @@ class Tracker:
         """The deal as the readings of the still table now left show it, with no more readings to wait for (no
         stray card waited on, no request to hold still): taken if clear enough, else nothing (see
         ``deal_on_leave``)."""
-        evidence = Evidence(list(self._recent), list(self._recent_cards), floor=self.new_card)
         self._final = True
         try:
-            return [e for e in self._quiet(self._deal(t, evidence)) if e.kind is not EventKind.UNCLEAR or self.model]
+            return self._quiet(self._deal(t, self._evidence()))
         finally:
             self._final = False
+
+    def _evidence(self) -> Evidence:
+        """The card-by-card vote over the readings of the still table in view."""
+        return Evidence(list(self._recent), list(self._recent_cards), floor=self.new_card, known=self._known_places())
 
     def _keep_tops(self) -> None:
         """The still table in view is gone: if the tracker settled on it, remember the tops its readings named (on
@@ -815,11 +816,7 @@ class Tracker:
                 stage=seen.stage,
             )
             grown_tries.setdefault(grown.key(), (grown, unseen))
-            explanation = self._explain(grown, model)
-            if explanation is None or not explanation.legal or not explanation.moves:
-                continue
-            if _possible(_after(model, explanation, grown, self.partial)):
-                legal.append((unseen, len(explanation.moves), grown, explanation))
+            legal += self._moving(model, grown, unseen)
         if not legal and self._unread:  # the move that turned the card up went onto a card left unread
             legal = self._onto_unread(model, grown_tries, max_moves=2)  # (the move and one more)
         return piles, legal
@@ -846,21 +843,7 @@ class Tracker:
                 for g in guesses
                 if _possible(g) and any(m.src == pile and m.count == len(up) for m in g.generate_moves())
             ]
-            for seen, unseen in moved:
-                for guess in fits:
-                    explanation = explain(guess, seen, 2, self.partial)  # (the run and one move more)
-                    if explanation is None or not explanation.legal or not explanation.moves:
-                        continue
-                    after = _after(model, explanation, seen, self.partial)
-                    if not _possible(after):
-                        continue
-                    # the card named where the readings see it now (then it is the guess); else said of the model
-                    named = guess.codes(pile)[index] in {c for p in after.pile_ids for c in after.codes(p)}
-                    said = (
-                        explanation.sentences if named else _moves_event(0.0, model, explanation.moves, 1.0).sentences
-                    )
-                    found.append((unseen, len(explanation.moves), seen, Explanation(explanation.moves, True, said)))
-                    break
+            found += self._by_guesses(model, fits, moved, 2, named=(pile, index))  # (the run and one move more)
         return found
 
     def _twins_moved(
@@ -888,12 +871,18 @@ class Tracker:
             renamed = seen
             for pile, index, other in swaps:
                 renamed = with_card(renamed, pile, index, other)
-            explanation = self._explain(renamed, model)
-            if explanation is None or not explanation.legal or not explanation.moves:
-                continue
-            if _possible(_after(model, explanation, renamed, self.partial)):
-                legal.append((unseen, len(explanation.moves), renamed, explanation))
+            legal += self._moving(model, renamed, unseen)
         return legal
+
+    def _moving(self, model: Table, seen: Table, unseen: int) -> list[tuple[int, int, Table, Explanation]]:
+        """``seen`` as a legal explanation item (see ``_legal``) if legal moves, one at least, explain it and leave a
+        possible table; else nothing."""
+        explanation = self._explain(seen, model)
+        if explanation is None or not explanation.legal or not explanation.moves:
+            return []
+        if not _possible(_after(model, explanation, seen, self.partial)):
+            return []
+        return [(unseen, len(explanation.moves), seen, explanation)]
 
     def _dug_sure(self, evidence: Evidence, tries: dict[tuple[object, ...], tuple[Table, int]]) -> bool:
         """Whether a card the model has nowhere, read on a pile, was taken from under another card where the model
@@ -1108,18 +1097,36 @@ class Tracker:
         holds unknown) with each card the unknown one may be in its place (see ``_onto_unread``)."""
         if not covered:
             return []  # nothing was put on it (as on every reading of a table that did not change)
-        found: list[tuple[int, int, Table, Explanation]] = []
         index = len(model.codes(pile)) - 1
         guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
         fits = [g for g in guesses if _possible(g) and any(move.dst == pile for move in g.generate_moves())]
+        return self._by_guesses(model, fits, covered, max_moves or self.max_moves)
+
+    def _by_guesses(
+        self,
+        model: Table,
+        guesses: list[Table],
+        covered: list[tuple[Table, int]],
+        max_moves: int,
+        named: tuple[str, int] | None = None,
+    ) -> list[tuple[int, int, Table, Explanation]]:
+        """The legal explanations of the tables ``covered``, each by the first of ``guesses`` (the model with its
+        unknown card taken for a card it may be) that explains it, the card staying unknown: said of the model,
+        or, with ``named`` (the guessed card's pile and place), of the guess when the readings name that card now."""
+        found: list[tuple[int, int, Table, Explanation]] = []
         for seen, unseen in covered:
-            for guess in fits:
-                explanation = explain(guess, seen, max_moves or self.max_moves, self.partial)
+            for guess in guesses:
+                explanation = explain(guess, seen, max_moves, self.partial)
                 if explanation is None or not explanation.legal or not explanation.moves:
                     continue
-                if not _possible(_after(model, explanation, seen, self.partial)):
+                after = _after(model, explanation, seen, self.partial)
+                if not _possible(after):
                     continue
-                said = _moves_event(0.0, model, explanation.moves, 1.0).sentences
+                card = guess.codes(named[0])[named[1]] if named is not None else UNKNOWN
+                if card != UNKNOWN and card in {c for p in after.pile_ids for c in after.codes(p)}:
+                    said = explanation.sentences  # the card is read where it went: it is the guess
+                else:
+                    said = _moves_event(0.0, model, explanation.moves, 1.0).sentences
                 found.append((unseen, len(explanation.moves), seen, Explanation(explanation.moves, True, said)))
                 break
         return found
@@ -1266,13 +1273,13 @@ class Tracker:
             found, sure_cap = blind, 0.0
         else:
             sure_cap = 1.0
-        if found is not None and "-" in found[3] and self._pulled_new(model, found[1], found[3], evidence) is False:
-            sure_cap = 0.0  # from under: a card the model had nowhere must be read sure (``_pulled_new``)
-        if found is not None and "-" in found[3] and evidence.per_card:
+        if found is not None and "-" in found[3]:
+            # from under: a card the model had nowhere must be read sure (``_pulled_new``), and so must a card it had,
+            # where it went (a card's twin read on a column where the card was put looked dug out from under a
+            # foundation's top)
             dst = found[3].split(">")[1]
-            if evidence.best_card(found[1].codes(dst)[-1], dst) < self.sure_card:
-                # and so must a card it had, where it went: a card's twin read on a column where the card was put
-                # is otherwise a card dug out from under a foundation's top
+            weak = evidence.per_card and evidence.best_card(found[1].codes(dst)[-1], dst) < self.sure_card
+            if weak or self._pulled_new(model, found[1], found[3], evidence) is False:
                 sure_cap = 0.0
         legal_around: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
         if found is None:  # the illegal move with a legal one before or after it (one still table missed)
