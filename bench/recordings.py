@@ -183,6 +183,17 @@ HELDOUT_6: tuple[Spec, ...] = (
 """Six more, chosen at the end of session 23 and measured once with its final code (vision 92/108, enrolled 105/108,
 0 false alarms), with no change made after: the held-out set for the next session's work."""
 
+HELDOUT_7: tuple[Spec, ...] = (
+    Spec("qk-legal-1", "klondike", 109, "kde_nicu_white", moves=24),
+    Spec("qc-legal-1", "canfield", 111, "kde_ancient_egyptians", moves=24),
+    Spec("qk-legal-2", "klondike", 113, "kde_standard", moves=24),
+    Spec("qc-illegal-1", "canfield", 115, "kde_jolly_royal", ("red_on_red", "from_under")),
+    Spec("qk-illegal-1", "klondike", 131, "kde_penguins", ("non_king_space", "red_on_red")),
+    Spec("qc-misdeal-1", "canfield", 119, "kde_ancient_egyptians", misdeal=True),
+)
+"""Six more, chosen in session 24 before its changes were measured on them, and measured once with its final code:
+the held-out set for the next session's work."""
+
 SETS = {
     "main": SPECS,
     "heldout": HELDOUT,
@@ -191,6 +202,7 @@ SETS = {
     "heldout4": HELDOUT_4,
     "heldout5": HELDOUT_5,
     "heldout6": HELDOUT_6,
+    "heldout7": HELDOUT_7,
 }
 
 
@@ -913,7 +925,7 @@ def main(argv: list[str] | None = None) -> int:
         help="main: the 12 recordings of the headline figures (default); heldout: 6 more, kept for checking that a "
         "change to the tracker or the reader was not tuned to the 12 (looked at in session 22); heldout2: 6 more "
         "(looked at in session 23); heldout3, heldout4, heldout5: 6 more each (looked at in session 23); heldout6: 6 "
-        "more, measured once and never used for a change",
+        "more (judged by in session 24); heldout7: 6 more, measured once and never used for a change",
     )
     parser.add_argument("--only", help="comma-separated recording names (default: all)")
     parser.add_argument("--first", type=int, help="only the first N recordings")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import statistics
 from collections import deque
 from dataclasses import replace
@@ -113,4 +115,24 @@ def reading_of(
             if card.kind is not None:
                 kinds[(pile, code)] = max(kinds.get((pile, code), 0.0), card.kind_confidence)
     backs = {pile: count for pile, count in observation.face_down.items() if pile in table.pile_ids}
-    return Reading(table, confidence, labels, cards, backs, at, kinds)
+    return Reading(table, confidence, labels, cards, backs, at, kinds, cascade_gaps(observation))
+
+
+def cascade_gaps(observation: Observation) -> dict[tuple[str, int], float]:
+    """Per card of a cascade read on another card, how far below that card's index it lies, in card heights (see
+    ``Reading.gaps``); nothing when the layout fit measured no card."""
+    from vision.assemble import FAN_DOWN, LAYOUTS, layout_name
+    from vision.corners import CARD_ASPECT
+
+    if observation.card_w <= 0:
+        return {}
+    card_h = observation.card_w / CARD_ASPECT
+    layout = LAYOUTS[layout_name(observation.game)]
+    gaps: dict[tuple[str, int], float] = {}
+    for pile, found in observation.piles.items():
+        if layout[pile].style != FAN_DOWN:
+            continue
+        for under, card in itertools.pairwise(found):
+            if card.name != "??" and under.name != "??":
+                gaps[(pile, parse_code(card.name))] = math.hypot(card.x - under.x, card.y - under.y) / card_h
+    return gaps

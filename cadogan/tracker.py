@@ -149,6 +149,8 @@ class Tracker:
     """Per reading in ``_recent``, its per-card confidences (None: the reader gave none)."""
     _recent_backs: deque[Mapping[str, int] | None] = field(default_factory=deque)
     """Per reading in ``_recent``, the face-down cards it saw per pile (None: the reader does not look for backs)."""
+    _recent_gaps: deque[CardConfidences | None] = field(default_factory=deque)
+    """Per reading in ``_recent``, how far below the card under it each cascade card lies (``observe``'s ``gaps``)."""
     _recent_kinds: deque[CardConfidences | None] = field(default_factory=deque)
     """Per reading in ``_recent``, its confidences of "the card or its twin" (``observe``'s ``kinds``)."""
     _known: dict[tuple[int, str], float] = field(default_factory=dict)
@@ -274,6 +276,29 @@ class Tracker:
     (``_twins_moved``): a deck whose spades and clubs look alike names a card moved onto a column by its twin in
     every frame (measured on the held-out gc-legal-1, kde_nicu_white: the 7S played from the waste onto column 4 read
     as the 7C at 0.5-0.6, the game lost at the turn after)."""
+    under_not_moved: bool = True
+    """A change only an illegal move explains is no move where most readings that show the moved card and the card
+    it was put on show it under that card: the card lay there all along and the model missed it (``_read_under``;
+    measured on the held-out nc-misdeal-1, kde_penguins, the plain recogniser: a game taken up midway with column 1's
+    3S unseen under the 2H, the 3S then read as the 3C under the 2H in every reading, and accused as the 3C "taken
+    from under the 2 of diamonds" on column 4)."""
+    deal_far: bool = True
+    """At the deal, a card read on top of a cascade more than ``far_step`` card heights below the card under it (the
+    reader's ``gaps``), in most readings that place it, is no card dealt on it: a cascade shows at most half of
+    each card, and nothing dealt lies between (``_near``). It is that card's face: measured on the held-out
+    nc-legal-1, kde_ancient_egyptians, the plain recogniser: the 6D's and 7D's pips read as the 9C and 9D 0.63-0.66
+    card heights below their indices in every reading, a false misdeal, then a move onto the 7D accused as "black 6
+    on red 9". During play a cascade's middle card may go unread, so its top card lies as far below the card read
+    under it (penguins: 0.58-0.60), and the rule holds only at the deal."""
+    far_step: float = 0.5
+    """See ``deal_far`` (``vision.assemble``'s cascades show 2-35 % of each card's height)."""
+    model_twins: bool = True
+    """When no legal move explains the vote, explain it with a card of the model taken for its twin (same rank and
+    colour), where the vote shows the twin in the card's place and the card itself on another pile (``_model_twins``):
+    the card there was the twin all along, and the card came up since; that a card moved and its twin turned up in
+    its very place is far less likely than a twin misread (measured on the held-out nk-legal-2, enrolled
+    kde_penguins: column 3's 3C read as the 3S or the 3C at 0.5-0.8 and taken for the 3S, and the 3S turned from
+    the stock later accused as "nothing may be put on the waste")."""
     backs_not_empty: bool = True
     """A pile on which readings that look for backs saw face-down cards is not read empty, though no card was read
     on it: its top card went unread (measured on the held-out hk-legal-1, kde_penguins, the plain recogniser: column
@@ -358,11 +383,13 @@ class Tracker:
         cards: CardConfidences | None = None,
         backs: Mapping[str, int] | None = None,
         kinds: CardConfidences | None = None,
+        gaps: CardConfidences | None = None,
     ) -> list[Event]:
         """Take one reading (None: nothing readable, the table may be moving) with its confidence and, where
         the reader gives them, its cards' own confidences, the face-down cards it saw per pile (``backs``:
         they tell a pile whose top card was not read from a pile dealt short at the deal) and its confidences
-        of cards' rank and colour (``kinds``, see ``fold_twins``); returns what is to be announced."""
+        of cards' rank and colour (``kinds``, see ``fold_twins``) and how far below the card under it each card
+        of a cascade lies (``gaps``, see ``deal_far``); returns what is to be announced."""
         if reading is None:  # hands over the cards: what comes next may be another table
             events: list[Event] = []
             if self.model is None and len(self._recent) >= self.votes:
@@ -390,6 +417,7 @@ class Tracker:
             self._recent_cards.clear()
             self._recent_kinds.clear()
             self._recent_backs.clear()
+            self._recent_gaps.clear()
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return events
         self._latest = reading.key()
@@ -409,11 +437,13 @@ class Tracker:
         self._recent_cards.append(cards)
         self._recent_kinds.append(kinds)
         self._recent_backs.append(backs)
+        self._recent_gaps.append(gaps)
         while len(self._recent) > self.window:
             self._recent.popleft()
             self._recent_cards.popleft()
             self._recent_kinds.popleft()
             self._recent_backs.popleft()
+            self._recent_gaps.popleft()
         evidence = self._evidence()
         self._vote = frozenset(
             (card, place[0])
@@ -513,6 +543,8 @@ class Tracker:
             if not self._impatient or self._final:
                 return []
             return [Event(EventKind.UNCLEAR, t, "I cannot read the deal clearly: please hold still", confidence=0.0)]
+        if self.deal_far:
+            seen = self._near(seen)
         if self.partial:
             model, notes = _deal_from_sighting(seen)
             # a problem of one pile (its card count) rests on that pile's cards, not on every card of the table
@@ -570,6 +602,25 @@ class Tracker:
             text = _unread_sentence([seen.game.pile(p).name for p in unread])
             events.append(Event(EventKind.UNCLEAR, t, text, confidence=0.0))
         return events
+
+    def _near(self, seen: Table) -> Table:
+        """``seen`` without the top card of each cascade of two cards or more that most readings placing it there
+        read more than ``far_step`` card heights below a card under it (see ``deal_far``): a card read far below a
+        phantom read now and then above it stays (k-illegal-2, penguins: a 9D read above column 1's 4D in 2 readings
+        of 6)."""
+        piles = [list(seen.codes(pile)) for pile in seen.pile_ids]
+        for k, pile in enumerate(seen.pile_ids):
+            up = face_up(seen, pile)
+            if seen.game.pile(pile).role is not Role.TABLEAU or len(up) < 2 or up[-1] == UNKNOWN:
+                continue
+            placed = [
+                gaps.get((pile, up[-1]), 0.0)
+                for (reading, _), gaps in zip(self._recent, self._recent_gaps, strict=True)
+                if gaps is not None and up[-1] in reading.codes(pile)
+            ]
+            if sum(step > self.far_step for step in placed) * 2 > len(placed):
+                piles[k].pop()
+        return Table(seen.game, piles, [seen.face_down_count(pile) for pile in seen.pile_ids], passes=seen.passes)
 
     def _unread_at_deal(
         self, seen: Table, found: list[tuple[str | None, str]]
@@ -723,6 +774,11 @@ class Tracker:
             legal = self._legal(model, self._strict())[1]
         if not legal and self._impatient and evidence.per_card and self.twins_moved:
             legal = self._searched(("twins", tuple(tries)), bind(self._twins_moved, model, evidence, tries))
+        renamed = None
+        if not legal and evidence.per_card and self.model_twins:  # (cheap: only where a twin shows in place)
+            renamed = self._searched(("model twins", tuple(tries)), bind(self._model_twins, model, tries))
+            if renamed is not None:
+                legal = renamed[1]
         # (a card pulled from under another is no phantom: ``_dug_sure``)
         if (
             not legal
@@ -740,7 +796,7 @@ class Tracker:
             )
             _, _, seen, explanation = best = min(moving, key=lambda item: (item[0], _fan_gaps(fans, item[2]), item[1]))
             # only the doubted explanations move when there are any: the weakly read card is unknown from now on
-            base = doubted[0] if doubted is not None else model
+            base = doubted[0] if doubted is not None else renamed[0] if renamed is not None else model
             waste = None
             if doubted is None and self.doubt_weak_waste and len(explanation.moves) >= 2 and evidence.per_card:
                 waste = self._searched(("waste", tuple(tries)), bind(self._waste_doubted, model, evidence, best))
@@ -757,7 +813,7 @@ class Tracker:
                 self._confirmed.discard(face_up(model, doubted[1])[-1])
                 self.model = base
                 self._unread.add(doubted[1])
-            elif waste is not None:
+            elif waste is not None or renamed is not None:
                 self.model = base
             self._unread |= {m.dst for m in explanation.moves if m.src in self._unread}
             self._unread |= {
@@ -873,6 +929,31 @@ class Tracker:
                 renamed = with_card(renamed, pile, index, other)
             legal += self._moving(model, renamed, unseen)
         return legal
+
+    def _model_twins(
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
+    ) -> tuple[Table, list[tuple[int, int, Table, Explanation]]] | None:
+        """The model with each of its cards in sight taken for its twin where a table the vote may show has the twin
+        on that pile and the card on another (the model has the twin nowhere), and the legal explanations of the
+        tables with it; None if no such renaming explains one (see ``model_twins``)."""
+        in_model = {code for pile in model.pile_ids for code in model.codes(pile)}
+        for seen, _ in tries.values():
+            where = {code: pile for pile in seen.pile_ids for code in seen.codes(pile) if code != UNKNOWN}
+            renames = [
+                (pile, model.codes(pile).index(code), twin(code))
+                for pile in model.pile_ids
+                for code in in_sight(model, pile, self.partial)
+                if twin(code) not in in_model and where.get(twin(code)) == pile and where.get(code, pile) != pile
+            ]
+            if not renames or len(renames) > 2:
+                continue
+            renamed = model
+            for pile, index, other in renames:
+                renamed = with_card(renamed, pile, index, other)
+            legal = [item for table, unseen in tries.values() for item in self._moving(renamed, table, unseen)]
+            if legal:
+                return renamed, legal
+        return None
 
     def _moving(self, model: Table, seen: Table, unseen: int) -> list[tuple[int, int, Table, Explanation]]:
         """``seen`` as a legal explanation item (see ``_legal``) if legal moves, one at least, explain it and leave a
@@ -1273,6 +1354,8 @@ class Tracker:
             found, sure_cap = blind, 0.0
         else:
             sure_cap = 1.0
+        if found is not None and self.under_not_moved and self._read_under(model, found[1]):
+            found = None  # the card lay there all along, missed by the model: no move's doing
         if found is not None and "-" in found[3]:
             # from under: a card the model had nowhere must be read sure (``_pulled_new``), and so must a card it had,
             # where it went (a card's twin read on a column where the card was put looked dug out from under a
@@ -1369,6 +1452,23 @@ class Tracker:
         if then:
             events.append(_moves_event(t, table_after(model, (*ahead, Move.parse(notation))), then, sure))
         return events
+
+    def _read_under(self, model: Table, after: Table) -> bool:
+        """Whether most readings that show a card ``after`` puts on a pile's top card, and that top card, show the
+        card under it (see ``under_not_moved``)."""
+        for pile in after.pile_ids:
+            before, now = face_up(model, pile), face_up(after, pile)
+            if not before or before[-1] == UNKNOWN or len(now) <= len(before) or now[: len(before)] != before:
+                continue
+            for card in now[len(before) :]:
+                orders = [
+                    codes.index(card) < codes.index(before[-1])
+                    for reading, _ in self._recent
+                    if card in (codes := reading.codes(pile)) and before[-1] in codes
+                ]
+                if orders.count(True) > orders.count(False):
+                    return True
+        return False
 
     def _covered(self, after: Table, moved: list[int], evidence: Evidence) -> frozenset[tuple[int, str]]:
         """(card, pile) of the cards of ``after`` that stay in place, confirmed there, under the cards the change

@@ -37,6 +37,9 @@ class Reading:
     kinds: CardConfidences = field(default_factory=dict)
     """Where the reader is surer of a card's rank and colour than of its suit: (pile, card code) -> the confidence
     that the card is that card or its twin (the other suit of its colour; ``vision.assemble.SeenCard.kind``)."""
+    gaps: CardConfidences = field(default_factory=dict)
+    """Per card of a cascade read on another card: how far below that card's index its own index lies, in card
+    heights ((pile, card code) -> distance; a card put on a cascade lies a cascade's step below)."""
 
 
 Reader = Callable[[Image], Reading]
@@ -137,7 +140,13 @@ def watch(
         summary.read += reading.table is not None
         at.update(reading.at)
         events = tracker.observe(
-            frame.t, reading.table, reading.confidence, reading.cards or None, reading.backs, reading.kinds or None
+            frame.t,
+            reading.table,
+            reading.confidence,
+            reading.cards or None,
+            reading.backs,
+            reading.kinds or None,
+            reading.gaps,
         )
         if gate is not None and gated_read:
             accepted = reading.table is not None and tracker.still_key() == reading.table.key()

@@ -8,12 +8,7 @@ import numpy as np
 import pytest
 
 from bench.recordings import (
-    HELDOUT,
-    HELDOUT_2,
-    HELDOUT_3,
-    HELDOUT_4,
-    HELDOUT_5,
-    HELDOUT_6,
+    SETS,
     SPECS,
     Noise,
     Spec,
@@ -29,6 +24,8 @@ from engine.moves import Move
 from engine.reference import reference_is_legal
 from engine.table import Table
 
+ALL_SPECS = [spec for specs in SETS.values() for spec in specs]
+
 
 def test_the_bench_has_ten_recordings_of_both_games_and_every_kind() -> None:
     assert len(SPECS) >= 10
@@ -39,14 +36,10 @@ def test_the_bench_has_ten_recordings_of_both_games_and_every_kind() -> None:
 
 
 @pytest.mark.parametrize(
-    "held_out",
-    [HELDOUT, HELDOUT_2, HELDOUT_3, HELDOUT_4, HELDOUT_5, HELDOUT_6],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"],
+    "held_out", [specs for name, specs in SETS.items() if name != "main"], ids=[name for name in SETS if name != "main"]
 )
 def test_the_held_out_recordings_are_others_of_the_same_kinds(held_out: tuple[Spec, ...]) -> None:
-    others = [
-        s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4, *HELDOUT_5, *HELDOUT_6) if s not in held_out
-    ]
+    others = [s for s in ALL_SPECS if s not in held_out]
     assert not {s.name for s in held_out} & {s.name for s in others}
     assert not {(s.game, s.seed) for s in held_out} & {(s.game, s.seed) for s in others}
     assert {s.game for s in held_out} == {"klondike", "canfield"}
@@ -57,7 +50,7 @@ def test_the_held_out_recordings_are_others_of_the_same_kinds(held_out: tuple[Sp
 
 @pytest.mark.parametrize(
     "spec",
-    [s for s in (*SPECS, *HELDOUT, *HELDOUT_2, *HELDOUT_3, *HELDOUT_4, *HELDOUT_5, *HELDOUT_6) if s.inject],
+    [s for s in ALL_SPECS if s.inject],
     ids=lambda s: s.name,
 )
 def test_every_injected_mistake_is_in_the_plan_and_breaks_the_rules(spec: Spec) -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 import pytest
 
-from cadogan.reading import CardScale, reading_of
+from cadogan.reading import CardScale, cascade_gaps, reading_of
+from engine.cards import parse_code
 from engine.games import find_game
 from engine.table import Table
+from vision.assemble import Observation, SeenCard
 from vision.recognise import load_recogniser, recognise
 from vision.synth import RenderOptions, render_scene
 
@@ -53,3 +58,37 @@ def test_the_card_scale_is_the_median_of_the_last_frames_a_frame_that_measured_n
     widths = [scale(Observation("canfield", {}, (), card_w=w)).card_w for w in (100.0, 130.0, 110.0, 200.0, 120.0)]
     assert widths == [100.0, 115.0, 110.0, 130.0, 120.0]  # the median of the last three
     assert scale(unmeasured).card_w == 120.0
+
+
+def test_a_cascade_cards_gap_is_its_distance_below_the_card_under_it_in_card_heights() -> None:
+    # the tracker tells a card dealt on a column (a cascade's step below) from that card's pips read as an index
+    # (more than half a card below: ``Tracker.deal_far``)
+    cards = (SeenCard("6D", 100.0, 100.0, 0.8, 1), SeenCard("9C", 103.0, 160.0, 0.7, 1), SeenCard("??", 0, 190, 0.3, 1))
+    waste = (SeenCard("KH", 300.0, 20.0, 0.9, 1), SeenCard("QS", 340.0, 20.0, 0.9, 1))
+    piles = {"t3": cards, "w": waste}
+    observation = Observation("canfield", piles, (), card_w=63.0)
+    gaps = cascade_gaps(observation)
+    assert gaps.keys() == {("t3", parse_code("9C"))}  # a fan to the right is no cascade; an unread card has none
+    assert gaps[("t3", parse_code("9C"))] == pytest.approx((3**2 + 60**2) ** 0.5 / 88)
+    assert cascade_gaps(replace(observation, card_w=0.0)) == {}
+
+
+def test_the_gaps_of_a_rendered_games_cascades_are_a_cascades_steps() -> None:
+    table = Table.dealt(find_game("klondike"), 36)
+    rng = random.Random(36)
+    for _ in range(60):  # a game under way: cascades of several face-up cards
+        moves = [m for m in table.generate_moves() if m.dst.startswith("t")] or table.generate_moves()
+        table.push(rng.choice(moves))
+    options = RenderOptions(max_tilt=10, hand_probability=0)
+    image, _ = render_scene("klondike", table.piles_view(), deck="kde_nicu_white", seed=36, options=options)
+    reading = reading_of(recognise(image, load_recogniser()), "klondike")
+    assert reading.table is not None
+    steps = []  # each gap per card of the truth it spans (a middle card whose index went unread: two steps)
+    for (pile, code), gap in reading.gaps.items():
+        read, true = reading.table.codes(pile), table.codes(pile)
+        under = read[read.index(code) - 1]
+        if code in true and under in true:
+            steps.append(gap / (true.index(code) - true.index(under)))
+    assert len(steps) >= 8, reading.gaps
+    assert all(0.2 < step < 0.45 for step in steps), steps  # the renderer's cascades: 0.26-0.37 card heights
+    assert max(reading.gaps.values()) > 0.5  # and a card read two steps below the card read under it

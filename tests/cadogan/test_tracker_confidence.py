@@ -1277,3 +1277,97 @@ def test_a_card_taken_from_under_the_waste_top_is_named_though_a_stock_card_woul
     illegal = [e for e in events if e.kind is EventKind.ILLEGAL]
     assert [e.moves for e in illegal] == [("w-1>t1",)]
     assert "taken from under the 5 of diamonds" in illegal[0].text
+
+
+@pytest.mark.parametrize("model_twins", [True, False])
+def test_a_card_the_model_took_for_its_twin_is_renamed_when_the_twin_comes_up_elsewhere(model_twins: bool) -> None:
+    # nk-legal-2 (kde_penguins, enrolled): column 3's 3C was read as the 3S or the 3C at 0.5-0.6 and taken for the
+    # 3S; the 3S turned from the stock later, read sure on the waste beside the 3C on column 3, was accused of having
+    # come off column 3 ("nothing may be put on the waste")
+    rest = {"t1": "KH", "t2": "9c 10D", "t4": "4c 5c 6c 9S", "t5": "7c 8c 9h 10h JD", "t6": "jc qc kc 2d 3d 4D"}
+    before = make_table("klondike", {"s": "5h 6c 3s", "t3": "2h ah 3C", "t7": "5d QS", **rest})
+    after = before.copy()
+    after.push(Move.parse("s>w"))
+    three_c, three_s = parse_code("3C"), parse_code("3S")
+    assert face_up(after, "w")[-1] == three_s
+    view, later = camera_view(before), camera_view(after)
+    misread = Table(
+        view.game, [[three_s if c == three_c else c for c in view.codes(p)] for p in view.pile_ids], [0] * 13
+    )
+    tracker = Tracker(partial=True, check_deal=False, model_twins=model_twins)
+    observe(tracker, [(misread, confidences(misread, **{"3S": 0.6}))] * 6)
+    assert tracker.model is not None
+    assert face_up(tracker.model, "t3")[-1:] == (three_s,)
+    events = observe(tracker, [None, *[(later, confidences(later, **{"3C": 0.6}))] * 8], start=1.0)
+    told = [e.moves for e in events if e.kind is EventKind.MOVE]
+    if model_twins:
+        assert told == [("s>w",)]
+        assert EventKind.ILLEGAL not in kinds(events)
+        assert face_up(tracker.model, "t3")[-1:] == (three_c,)
+    else:
+        assert EventKind.ILLEGAL in kinds(events)
+
+
+@pytest.mark.parametrize("under_not_moved", [True, False])
+def test_a_card_read_under_a_columns_top_is_no_card_moved_onto_it(under_not_moved: bool) -> None:
+    # nc-misdeal-1 (kde_penguins, the plain recogniser): a game taken up midway with column 1's 3S unseen under the
+    # 2H; the 3S then read as the 3C (the model's card under the 2D of column 4) under the 2H in every reading was
+    # accused of having been "taken from under the 2 of diamonds"
+    rest = {"s": "5h 6c", "t2": "9c 10D", "t3": "2c 3c QH", "t5": "7c 8c 9h 10h JD", "t6": "jc qc kc 2d 3d 4D"}
+    rest |= {"t7": "5d QS"}
+    first = camera_view(make_table("klondike", {"t1": "2H", "t4": "4c 3C 2D", **rest}))
+    later = camera_view(make_table("klondike", {"t1": "3C 2H", "t4": "4c 2D", **rest}))
+    tracker = Tracker(partial=True, check_deal=False, under_not_moved=under_not_moved)
+    assert kinds(observe(tracker, [(first, confidences(first))] * 6)) == [EventKind.STILL]
+    events = observe(tracker, [None, *[(later, confidences(later))] * 8], start=1.0)
+    assert (EventKind.ILLEGAL in kinds(events)) is not under_not_moved
+    if under_not_moved:
+        assert kinds(events) == [EventKind.UNCLEAR]
+
+
+@pytest.mark.parametrize(
+    ("gap", "deal_far", "misdeal"), [(0.65, True, False), (0.65, False, True), (0.3, True, True), (0.3, False, True)]
+)
+def test_a_card_read_more_than_half_a_card_below_a_dealt_columns_card_is_that_cards_face(
+    gap: float, deal_far: bool, misdeal: bool
+) -> None:
+    # nc-legal-1 (kde_ancient_egyptians, the plain recogniser): the 6D's and 7D's pips read as the 9C and 9D
+    # 0.63-0.66 card heights below their indices in every frame: a false misdeal. A card dealt on the column lies a
+    # cascade's step below (jc-misdeal-1: 0.32), and is a misdeal
+    deal = camera_view(Table.dealt(find_game("klondike"), 3))
+    piles = [list(deal.codes(p)) for p in deal.pile_ids]
+    extra = next(code for code in range(52) if code not in {c for p in piles for c in p})
+    piles[deal.pile_ids.index("t2")].append(extra)
+    table = Table(deal.game, piles, [0] * len(piles))
+    tracker = Tracker(partial=True, deal_far=deal_far)
+    events = [
+        e
+        for n in range(12)
+        for e in tracker.observe(n / 10, table, 0.9, confidences(table), None, None, {("t2", extra): gap})
+    ]
+    assert bool(misdeal_texts(events)) is misdeal
+    assert EventKind.STILL in kinds(events)
+    assert tracker.model is not None
+    assert (extra in tracker.model.codes("t2")) is misdeal
+
+
+def test_a_dealt_card_read_far_below_a_phantom_read_now_and_then_above_it_stays() -> None:
+    # k-illegal-2 (kde_penguins, enrolled): a 9D read above column 1's 4D in 2 readings of 6, the 4D 0.6 card
+    # heights below it there: the 4D is the dealt card, and it must not be cut as a card read far below another
+    deal = camera_view(Table.dealt(find_game("klondike"), 3))
+    piles = [list(deal.codes(p)) for p in deal.pile_ids]
+    phantom = next(code for code in range(52) if code not in {c for p in piles for c in p})
+    dealt = piles[deal.pile_ids.index("t2")][-1]
+    piles[deal.pile_ids.index("t2")].insert(0, phantom)
+    above = Table(deal.game, piles, [0] * len(piles))
+    tracker = Tracker(partial=True)
+    events = []
+    for n in range(12):
+        if n % 4 == 1:
+            own = confidences(above, **{str(CARDS[phantom]): 0.55})
+            events += tracker.observe(n / 10, above, 0.55, own, None, None, {("t2", dealt): 0.6})
+        else:
+            events += tracker.observe(n / 10, deal, 0.9, confidences(deal), None, None, {})
+    assert not misdeal_texts(events)
+    assert tracker.model is not None
+    assert face_up(tracker.model, "t2") == (dealt,)
