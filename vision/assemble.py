@@ -61,6 +61,7 @@ FAN_DOWN, FAN_RIGHT, SQUARE = "fan_down", "fan_right", "square"
 _DEALT_WEIGHT = 1.25  # a head on a pile the deal fills: an empty row of foundations and a full row of packets
 _LEAN_COST = 0.3  # score lost per pitch per card height the columns lean: the camera is most often square on
 _SURE = 0.7  # a read this confident is right (real reads: none wrong at 0.7+, one in six below): full weight in the fit
+_ALIGNED = 0.07  # card heights: how far a cascade's cards lie off one another's column, at most (0.1 card widths)
 _DOUBT = 0.5  # below this, a read with nothing to back it is more often a misread than a card (real reads)
 _ROW_STEP = (0.9, 1.75)  # row pitch / estimated card height: a card and a 12-35 mm gap, the estimate 15 % off
 _TURN_STEP = 0.1  # radians: the layout is also fitted this much more and less turned than measured (``assemble``)
@@ -562,9 +563,15 @@ def _place(
     card_h: float,
 ) -> list[str | None]:
     """Each anchor's pile (None: none): its cascade head's row and nearest column. A read of one index that is its
-    own head may be a card's bottom-right index seen alone: it goes where its top-left index would lie (and its
-    anchor moves there, in place) when that is clearly nearer a pile."""
+    own head, with no card read straight below it in a cascade, may be a card's bottom-right index seen alone: it goes
+    where its top-left index would lie (and its anchor moves there, in place) when that is clearly nearer a pile (a
+    cascade's first card read by one index was moved so, onto the waste's slot, and its cascade split: qc-illegal-1,
+    jolly royal, the 6C with the 5D put on it 7 px aside; c-illegal-1's waste top seen by its bottom-right index
+    alone lies 13-28 px aside of column 1's cascade below it)."""
     fans = [s.row for s in layout.values() if s.style == FAN_DOWN]
+    # a card read straight below another, in its cascade, covers that card's bottom-right corner: that is no index
+    # seen alone (a bottom-right index above the next row's cascade lies off its column by the index margins)
+    followed = {h for j, h in enumerate(head) if h != j and abs(xs[j] - xs[h]) < _ALIGNED * card_h}
     where: list[str | None] = []
     for i in range(len(xs)):
         row = fit.rows[head[i]]
@@ -579,7 +586,7 @@ def _place(
             pile, dist = (
                 (None, 1.0) if row < 0 else _nearest_pile(col, row, layout, holds_backs if is_back[i] else None)
             )
-        if lone[i] and head[i] == i:
+        if lone[i] and head[i] == i and i not in followed:
             x, y = float(xs[i] - diag[i, 0]), float(ys[i] - diag[i, 1])
             row = fit.row_at(x, y, card_h, max(fans) if fans else None)
             alt, alt_dist = (None, 1.0) if row < 0 else _nearest_pile(fit.grid.column(x, y), row, layout)

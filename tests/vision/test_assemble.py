@@ -21,8 +21,11 @@ from vision.assemble import (
     SeenCard,
     _cascade_heads,
     _first_most,
+    _Fit,
+    _Grid,
     _level_line,
     _level_neighbours,
+    _place,
     _row_scores,
     _unit_slots,
     assemble,
@@ -699,3 +702,26 @@ def test_a_rendered_wastes_unread_middle_card_is_an_unknown_card_in_its_place(se
     assert [code_text(c) for c in table.codes("w")] == [*waste[:2], "??", waste[3]]
     plain, _ = to_table(observation)
     assert [code_text(c) for c in plain.codes("w")] == [*waste[:2], waste[3]]
+
+
+@pytest.mark.parametrize(
+    ("head", "aside", "want"),
+    [
+        ([0, 1], 0.0, "w"),  # no card read below it: it may be a bottom-right index seen alone
+        ([0, 0], -7.0, "t1"),  # qc-illegal-1: the 5D put on the 6C, read 7 px aside of it
+        ([0, 0], 25.0, "w"),  # c-illegal-1: the waste top's bottom-right index above column 1's cascade, 24 px aside
+    ],
+)
+def test_a_cascades_first_card_read_by_one_index_is_no_bottom_right_index_seen_alone(
+    head: list[int], aside: float, want: str
+) -> None:
+    # qc-illegal-1 (jolly royal): the 6C read by one index, the 5D put on it read below, the layout fitted a little
+    # off: the 6C was taken for a bottom-right index seen alone and moved a card up-left, onto the waste's slot; a
+    # card read straight below it in its cascade covers its bottom-right corner, so it stays
+    grid = _Grid(line=(0.0, 0.0), u0=0.0, origin=0.0, pitch=100.0, card_h=140.0)
+    fit = _Fit(1.0, [1, 1], grid, {0: 0.0, 1: 160.0})
+    xs, ys = np.array([205.0, 205.0 + aside]), np.array([160.0, 200.0])  # column 2.05: t1 (2.5) is 0.45 away
+    diag = np.array([[80.0, 126.0], [80.0, 126.0]])
+    lone, backs = np.array([True, False]), np.array([False, False])
+    where = _place(fit, xs, ys, head, backs, lone, diag, LAYOUTS["canfield"], frozenset(), 140.0)
+    assert where[0] == want
