@@ -203,7 +203,18 @@ HELDOUT_8: tuple[Spec, ...] = (
     Spec("rk-misdeal-1", "klondike", 143, "kde_penguins", misdeal=True),
 )
 """Six more, rendered late in session 24 and run with two candidate final versions of its code (one kept, the other
-for a false alarm here), never traced."""
+dropped for a false alarm here); rk-legal-2's false alarm with the version dropped was looked at."""
+
+HELDOUT_9: tuple[Spec, ...] = (
+    Spec("sk-legal-1", "klondike", 161, "kde_penguins", moves=24),
+    Spec("sc-legal-1", "canfield", 163, "kde_nicu_white", moves=24),
+    Spec("sk-legal-2", "klondike", 165, "kde_standard", moves=24),
+    Spec("sc-illegal-1", "canfield", 167, "kde_ancient_egyptians", ("red_on_red", "from_under")),
+    Spec("sk-illegal-1", "klondike", 169, "kde_jolly_royal", ("non_king_space", "red_on_red")),
+    Spec("sc-misdeal-1", "canfield", 171, "kde_nicu_white", misdeal=True),
+)
+"""Six more, rendered at the end of session 24 and measured once with its final code: the held-out set for the next
+session's work."""
 
 SETS = {
     "main": SPECS,
@@ -215,6 +226,7 @@ SETS = {
     "heldout6": HELDOUT_6,
     "heldout7": HELDOUT_7,
     "heldout8": HELDOUT_8,
+    "heldout9": HELDOUT_9,
 }
 
 
@@ -937,8 +949,8 @@ def main(argv: list[str] | None = None) -> int:
         help="main: the 12 recordings of the headline figures (default); heldout: 6 more, kept for checking that a "
         "change to the tracker or the reader was not tuned to the 12 (looked at in session 22); heldout2: 6 more "
         "(looked at in session 23); heldout3, heldout4, heldout5: 6 more each (looked at in session 23); heldout6: 6 "
-        "more (judged by in session 24); heldout7: 6 more (looked at in session 24); heldout8: 6 more (run in session "
-        "24 to choose between two versions, never traced)",
+        "more (judged by in session 24); heldout7, heldout8: 6 more each (looked at in session 24); heldout9: 6 more, "
+        "measured once and never used for a change",
     )
     parser.add_argument("--only", help="comma-separated recording names (default: all)")
     parser.add_argument("--first", type=int, help="only the first N recordings")
