@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial as bind
 from itertools import combinations
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from cadogan.vote import CardConfidences as CardConfidences
 from cadogan.vote import Evidence as Evidence
@@ -72,7 +72,17 @@ from engine.reference import builds_on, reference_is_legal
 from engine.rules import Role
 from engine.status import Problem, problems
 from engine.table import Outcome, Stage, Table
-from engine.verify import Explanation, agrees, explain, judged, reveal, table_after, why_illegal, with_card
+from engine.verify import (
+    Explanation,
+    agrees,
+    explain,
+    judged,
+    reveal,
+    table_after,
+    why_illegal,
+    with_card,
+    with_piles,
+)
 
 T = TypeVar("T")
 
@@ -413,11 +423,8 @@ class Tracker:
             self._named_now.clear()
             self._keep_tops()
             self._still_reads = 0
-            self._recent.clear()
-            self._recent_cards.clear()
-            self._recent_kinds.clear()
-            self._recent_backs.clear()
-            self._recent_gaps.clear()
+            for kept in self._per_reading():
+                kept.clear()
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return events
         self._latest = reading.key()
@@ -433,17 +440,11 @@ class Tracker:
         if self.model is not None and self.empty_unconfirms:
             self._unconfirm_empty(reading)
         self._still_reads += 1
-        self._recent.append((reading, confidence))
-        self._recent_cards.append(cards)
-        self._recent_kinds.append(kinds)
-        self._recent_backs.append(backs)
-        self._recent_gaps.append(gaps)
+        for kept, item in zip(self._per_reading(), ((reading, confidence), cards, kinds, backs, gaps), strict=True):
+            kept.append(item)
         while len(self._recent) > self.window:
-            self._recent.popleft()
-            self._recent_cards.popleft()
-            self._recent_kinds.popleft()
-            self._recent_backs.popleft()
-            self._recent_gaps.popleft()
+            for kept in self._per_reading():
+                kept.popleft()
         evidence = self._evidence()
         self._vote = frozenset(
             (card, place[0])
@@ -455,6 +456,10 @@ class Tracker:
         if self.model is None:
             return self._quiet(self._deal(t, evidence))
         return self._quiet(self._follow(t, evidence))
+
+    def _per_reading(self) -> tuple[deque[Any], ...]:
+        """What is kept per reading of the still table in view (``_recent`` and its companions), in step."""
+        return (self._recent, self._recent_cards, self._recent_kinds, self._recent_backs, self._recent_gaps)
 
     def _last_look(self, t: float) -> list[Event]:
         """The deal as the readings of the still table now left show it, with no more readings to wait for (no
@@ -620,7 +625,7 @@ class Tracker:
             ]
             if sum(step > self.far_step for step in placed) * 2 > len(placed):
                 piles[k].pop()
-        return Table(seen.game, piles, [seen.face_down_count(pile) for pile in seen.pile_ids], passes=seen.passes)
+        return with_piles(seen, piles)
 
     def _unread_at_deal(
         self, seen: Table, found: list[tuple[str | None, str]]
@@ -1679,7 +1684,7 @@ def _squared(seen: Table, evidence: Evidence) -> Table:
             ranked = sorted(up, key=lambda c: evidence.support(c, pile), reverse=True)
             up = [c for c in up if c in ranked[:most]]
         piles.append([*seen.codes(pile)[: seen.face_down_count(pile)], *up])
-    return Table(seen.game, piles, [seen.face_down_count(p) for p in seen.pile_ids], stage=seen.stage)
+    return with_piles(seen, piles)
 
 
 def twins_folded(

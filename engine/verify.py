@@ -194,6 +194,12 @@ def with_card(table: Table, pile: str, index: int, code: int) -> Table:
     """A copy of ``table`` with the card at ``index`` of ``pile`` (bottom first) replaced by ``code``."""
     piles = [list(table.codes(p)) for p in table.pile_ids]
     piles[table.pile_ids.index(pile)][index] = code
+    return with_piles(table, piles)
+
+
+def with_piles(table: Table, piles: list[list[int]]) -> Table:
+    """A copy of ``table`` holding ``piles`` (per pile, bottom first, face-down cards included and counted as in
+    ``table``), everything else kept."""
     return Table(
         table.game,
         piles,
