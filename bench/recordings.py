@@ -213,8 +213,19 @@ HELDOUT_9: tuple[Spec, ...] = (
     Spec("sk-illegal-1", "klondike", 169, "kde_jolly_royal", ("non_king_space", "red_on_red")),
     Spec("sc-misdeal-1", "canfield", 171, "kde_nicu_white", misdeal=True),
 )
-"""Six more, rendered at the end of session 24 and measured once with its final code: the held-out set for the next
-session's work."""
+"""Six more, rendered at the end of session 24 and measured once with its final code, then looked at in session 25
+(sc-illegal-1, sc-misdeal-1: five tracker changes came of them)."""
+
+HELDOUT_10: tuple[Spec, ...] = (
+    Spec("uk-legal-1", "klondike", 173, "kde_nicu_white", moves=24),
+    Spec("uc-legal-1", "canfield", 175, "kde_ancient_egyptians", moves=24),
+    Spec("uk-legal-2", "klondike", 177, "kde_penguins", moves=24),
+    Spec("uc-illegal-1", "canfield", 179, "kde_standard", ("from_under", "red_on_red")),
+    Spec("uk-illegal-1", "klondike", 195, "kde_ancient_egyptians", ("non_king_space", "red_on_red")),
+    Spec("uk-misdeal-1", "klondike", 183, "kde_jolly_royal", misdeal=True),
+)
+"""Six more, rendered in session 25 while its changes were measured on the sets above, and run once with its final
+code: the held-out set for the next session's work."""
 
 SETS = {
     "main": SPECS,
@@ -227,6 +238,7 @@ SETS = {
     "heldout7": HELDOUT_7,
     "heldout8": HELDOUT_8,
     "heldout9": HELDOUT_9,
+    "heldout10": HELDOUT_10,
 }
 
 
@@ -949,8 +961,8 @@ def main(argv: list[str] | None = None) -> int:
         help="main: the 12 recordings of the headline figures (default); heldout: 6 more, kept for checking that a "
         "change to the tracker or the reader was not tuned to the 12 (looked at in session 22); heldout2: 6 more "
         "(looked at in session 23); heldout3, heldout4, heldout5: 6 more each (looked at in session 23); heldout6: 6 "
-        "more (judged by in session 24); heldout7, heldout8: 6 more each (looked at in session 24); heldout9: 6 more, "
-        "measured once and never used for a change",
+        "more (judged by in session 24); heldout7, heldout8: 6 more each (looked at in session 24); heldout9: 6 more "
+        "(looked at in session 25); heldout10: 6 more, measured once and never used for a change",
     )
     parser.add_argument("--only", help="comma-separated recording names (default: all)")
     parser.add_argument("--first", type=int, help="only the first N recordings")

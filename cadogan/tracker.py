@@ -132,6 +132,20 @@ class Tracker:
     patience: int = 6
     """Readings of one still table that cannot be explained before the player is asked to hold still."""
     confident: float = 0.8
+    deal_twins_one: bool = True
+    """At the deal, a card and its twin (same rank and colour) voted into one pile that holds more cards than any
+    reading showed there, and never read together, are one card read both ways: the one fewer readings saw is left
+    out (``_twins_one``; mk-misdeal-1, nicu white: column 2's 3C read as the 3C or the 3S from frame to frame, each
+    in half the readings, so the vote held three cards where every reading showed two, and the misdeal went
+    unjudged)."""
+    trim_partly: bool = True
+    """A deal read with more cards on a pile than its layout loses the cards too many that could never show a
+    misdeal even where another card too many could (see ``_trimmed``); off: only where the rest is a correct deal."""
+    misdeal_by_card: bool = True
+    """A problem of one pile (its card count, a card on one it may not lie on) is as sure as that pile's cards, each
+    reading counting with the card's own confidence, not with the least sure card it read anywhere on the table: a
+    phantom read at 0.24 on another pile made sc-misdeal-1's column 2 (a 9S and a 3H read at 0.7-0.9 in every
+    frame) 0.71 sure, and the deal went by unjudged. Every other guard stays (``sure_card``, ``votes``)."""
     sure_card: float = 0.7
     """A misdeal is announced only if every card it rests on was read at least once with this confidence of
     its own (measured on recordings: no read at 0.7 or above named a card that was not there; a court picture
@@ -234,6 +248,11 @@ class Tracker:
     change needs two moves or more: if the card read in its place now, surer than it ever was, explains the
     change in fewer moves, that explanation wins (measured on c-legal-2: "`w>f2`" otherwise became "`w>f2` and
     one more turn of the stock", and the model ran a turn ahead of the stock to the stock's end). 0: off."""
+    doubt_waste_held: bool = True
+    """With ``doubt_weak_waste``: where the model's own explanation reads into the waste's fan a card the model
+    holds elsewhere (a contradiction), the card read in the doubted card's place need not be surer than it was
+    (sc-illegal-1, ancient egyptians: a KD read as the 9H at 0.64, then "`w>t2` and one more turn" with the fan's
+    AD, known under it, read into the turn's cards; the model ran a turn ahead and hid a card taken from under)."""
     dig_unread: bool = True
     """A card the model has nowhere, read on top of a pile, with the rest of the table in place, may have been
     taken from under another card where the model holds an unread face-up card (a waste fan's middle card that
@@ -302,6 +321,18 @@ class Tracker:
     under it (penguins: 0.58-0.60), and the rule holds only at the deal."""
     far_step: float = 0.5
     """See ``deal_far`` (``vision.assemble``'s cascades show 2-35 % of each card's height)."""
+    dug_twin_unseen: bool = True
+    """No card is said taken from under a foundation's top card while its twin (same rank and colour) is a card the
+    model holds nowhere: a card turned up since, read as its twin, looks the same (nk-legal-2, penguins, enrolled: the
+    2C turned from the stock read as the 2S at 0.7 or more, the 2S lying under the 3S on a foundation: "the 2 of spades
+    was taken from under the 3 of spades")."""
+    gone_top_weak: bool = True
+    """When no legal move explains the vote, a pile's top card of the model that no reading shows there any more is
+    looked for where readings name it below ``new_card`` (``_gone_tops``): a card put on another and covered at once
+    shows little of its index (rk-legal-2, jolly royal: the 6H played from the waste onto a 7C and the 5S put on it
+    in one spell of hands; the 6H read at 0.31-0.40 under the 5S in half the readings, the 5S looked put on the
+    7C: "black 5 on black 7"). Its leaving its pile is what the readings agree on; where they put it, the vote
+    takes from the readings that named it anywhere."""
     model_twins: bool = True
     """When no legal move explains the vote, explain it with a card of the model taken for its twin (same rank and
     colour), where the vote shows the twin in the card's place and the card itself on another pile (``_model_twins``):
@@ -337,6 +368,9 @@ class Tracker:
     change moved onto it and that no reading of this still table saw anywhere (a reader that names only a
     column's top card, as with a tight fan, never sees it again: measured on the demo, whose red 4 onto the red
     jack was otherwise never announced); see ``_covered``."""
+    pulled_covers: bool = True
+    """With ``covered_kept``: a card pulled from under another lets that one down onto the card under it, which is
+    then covered as a card put on it would cover it (see ``_covered``)."""
     relearn_after: int = 2
     """Still tables in a row that no move explains, each read ``patience`` times, after which the tracker
     takes the table in view as the game under way (``LOST``): one misread table taken into the model (a
@@ -357,10 +391,11 @@ class Tracker:
     _behind: frozenset[tuple[int, str]] = frozenset()
     """Where the vote of the last still table put its cards, if that table was read but left unexplained (see
     ``doubt_after_unexplained``); empty otherwise."""
-    _named_before: set[int] = field(default_factory=set)
-    """Every card any reading named, anywhere, before the still table in view (see ``dig_unread``)."""
-    _named_now: set[int] = field(default_factory=set)
-    """Every card any reading of the still table in view named."""
+    _named_before: dict[int, float] = field(default_factory=dict)
+    """Every card any reading named, anywhere, before the still table in view, with the best confidence of its own
+    it was named with (1 where the reader gave none; see ``dig_unread``)."""
+    _named_now: dict[int, float] = field(default_factory=dict)
+    """Every card any reading of the still table in view named, the same way."""
     fresh_on_unread: bool = True
     """A card read sure on top of a packet (a waste) whose top card the model holds unknown (a fan's cards turned and
     never read) is not taken for that card, as if nothing had changed, when the readings of the still tables settled
@@ -419,7 +454,8 @@ class Tracker:
             elif self.model is not None and len(self._recent) >= self._need:
                 self._behind = self._vote or frozenset()
             self._lost = False
-            self._named_before |= self._named_now
+            for code, sure in self._named_now.items():
+                self._named_before[code] = max(sure, self._named_before.get(code, 0.0))
             self._named_now.clear()
             self._keep_tops()
             self._still_reads = 0
@@ -428,7 +464,11 @@ class Tracker:
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return events
         self._latest = reading.key()
-        self._named_now.update(code for pile in reading.pile_ids for code in reading.codes(pile) if code != UNKNOWN)
+        for pile in reading.pile_ids:
+            for code in reading.codes(pile):
+                if code != UNKNOWN:
+                    sure = cards.get((pile, code), 1.0) if cards else 1.0
+                    self._named_now[code] = max(sure, self._named_now.get(code, 0.0))
         for pile in reading.pile_ids:
             named = [code for code in face_up(reading, pile) if code != UNKNOWN]
             if named:
@@ -470,6 +510,24 @@ class Tracker:
             return self._quiet(self._deal(t, self._evidence()))
         finally:
             self._final = False
+
+    def _renamed(self, pairs: list[tuple[str, int, int]]) -> Evidence:
+        """The vote with each (pile, card, other) of ``pairs`` read as the other wherever a reading named the card
+        on that pile (its confidences kept): one card read both ways counts all its readings (``deal_twins_one``)."""
+        readings: list[tuple[Table, float]] = []
+        owns: list[CardConfidences | None] = []
+        for (table, conf), own in zip(self._recent, self._recent_cards, strict=True):
+            piles = [list(table.codes(p)) for p in table.pile_ids]
+            mine = dict(own) if own is not None else None
+            for pile, card, other in pairs:
+                codes = piles[table.pile_ids.index(pile)]
+                if card in codes and other not in codes:
+                    codes[codes.index(card)] = other
+                    if mine is not None and (pile, card) in mine:
+                        mine[(pile, other)] = mine.pop((pile, card))
+            readings.append((with_piles(table, piles), conf))
+            owns.append(mine)
+        return Evidence(readings, owns, floor=self.new_card, known=self._known_places())
 
     def _evidence(self) -> Evidence:
         """The card-by-card vote over the readings of the still table in view."""
@@ -540,6 +598,12 @@ class Tracker:
         first_vote = seen
         if self.squared_deal:
             seen = _squared(seen, evidence)
+        if self.deal_twins_one and (pairs := _twins_one(seen, evidence)):
+            evidence = self._renamed(pairs)
+            seen = voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
+            first_vote = seen
+            if self.squared_deal:
+                seen = _squared(seen, evidence)
         if any(
             not min(evidence.sizes[p]) <= len(face_up(seen, p)) <= max(evidence.raw_sizes[p]) for p in seen.pile_ids
         ):
@@ -564,7 +628,8 @@ class Tracker:
             trimmed = self._trimmed(evidence, seen)
             if trimmed is not None:  # the deal's layout, once the unsure cards too many are left out
                 seen = trimmed
-                model, found = _deal_from_sighting(seen)
+                model, notes = _deal_from_sighting(seen)
+                found = [*notes, *((_one_pile(p), p.message) for p in problems(model))]
         found, unread = self._unread_at_deal(seen, found)
         if unread and not self._impatient:
             return []  # a blank pile: its card may be read yet
@@ -654,15 +719,23 @@ class Tracker:
         return kept, unread
 
     def _trimmed(self, evidence: Evidence, seen: Table) -> Table | None:
-        """The voted deal with each pile that shows more cards than the deal's layout cut down to the cards
-        most readings saw there, if every card left out was never read with ``sure_card`` confidence (so could
-        never show a misdeal: a repeating misread, such as a court card's picture read as a card) and the
-        result is a correct deal; else None. Only with cards' own confidences: a reading's single confidence
-        does not tell which card is the doubtful one."""
+        """The voted deal with each pile that shows more cards than the deal's layout cut down towards the cards
+        most readings saw there, leaving out only cards that could never show a misdeal: never read with
+        ``sure_card`` confidence nor steadily under another card (``_steady_under``), or seen there by fewer than
+        ``votes`` readings (a repeating misread, such as a court card's picture read as a card; sc-illegal-1,
+        enrolled: a 10S's bottom-right index read as the 10D at 0.70 in 2 readings of 8 left the deal unread, and
+        the game was followed from the next move). If a card too many could show one, the deal is cut only to it
+        (``trim_partly``; mk-misdeal-1, nicu white: column 2's 3C and QC dealt, a 3S read between them in 2
+        readings and a KS on column 5's KC in 4 at 0.42-0.51 hid the misdeal); without ``trim_partly`` it is
+        then not cut at all. None where nothing is cut, or where no card too many is kept and the cut deal is not
+        a correct one but for piles read blank (``_unread_at_deal``; a card read one pile over leaves its own pile
+        short: no misdeal to judge). Only with cards' own confidences: a reading's single confidence does not tell
+        which card is the doubtful one."""
         if not evidence.per_card:
             return None
         shape = _deal_shape(evidence)
         piles: list[list[int]] = []
+        cut = partly = False
         for pile in seen.pile_ids:
             up = list(face_up(seen, pile))
             want = shape.get(pile, len(up))
@@ -670,16 +743,26 @@ class Tracker:
                 ranked = sorted(
                     up, key=lambda c: (evidence.support(c, pile), evidence.best_card(c, pile)), reverse=True
                 )
-                if any(
-                    evidence.best_card(card, pile) >= self.sure_card or self._steady_under(evidence, pile, card, up)
-                    for card in ranked[want:]
-                ):
+                sure = [c for c in ranked[want:] if evidence.best_card(c, pile) >= self.sure_card]
+                steady = [c for c in ranked[want:] if self._steady_under(evidence, pile, c, up)]
+                shows = [c for c in ranked[want:] if c in {*sure, *steady} and evidence.support(c, pile) >= self.votes]
+                if shows and not self.trim_partly:
                     return None
-                up = [card for card in up if card in ranked[:want]]
+                partly = partly or bool(shows)
+                kept = {*ranked[:want], *shows}
+                cut = cut or len(kept) < len(up)
+                up = [card for card in up if card in kept]
             piles.append(up)
+        if not cut:
+            return None
         trimmed = Table(seen.game, piles, [0] * len(piles))
+        if partly:  # (a card too many that can show a misdeal is kept: the misdeal is judged on it)
+            return trimmed
         model, notes = _deal_from_sighting(trimmed)
-        return trimmed if not notes and not problems(model) else None
+        left = [*notes, *((_one_pile(p), p.message) for p in problems(model))]
+        if self.trim_partly:  # (a pile read blank whose top card the reader may have missed is no problem here)
+            left = self._unread_at_deal(trimmed, left)[0]
+        return trimmed if not left else None
 
     def _steady_under(self, evidence: Evidence, pile: str, card: int, up: Sequence[int]) -> bool:
         """A card of a cascade read below ``sure_card`` that may still show a misdeal: read there by all readings
@@ -705,10 +788,10 @@ class Tracker:
 
     def _misdeal_confidence(self, evidence: Evidence, seen: Table, found: list[tuple[str | None, str]]) -> float:
         """How sure the readings are of every problem found: a pile that shows too many cards, by those cards'
-        confidence (each seen by ``votes`` readings); a pile that shows too few, by the readings that all
-        showed it short; any other problem, by every card of the table. Every card of the table must be seen
-        by ``votes`` readings (a misdeal is said of the deal as read, and a card few readings saw may be a
-        misread that makes the rest of the game unexplained)."""
+        confidence (each seen by ``votes`` readings; see ``misdeal_by_card``); a pile that shows too few, by the
+        readings that all showed it short; any other problem, by every card of the table. Every card of the table
+        must be seen by ``votes`` readings (a misdeal is said of the deal as read, and a card few readings saw may
+        be a misread that makes the rest of the game unexplained)."""
         if any(evidence.support(c, p) < self.votes for p in seen.pile_ids for c in face_up(seen, p) if c != UNKNOWN):
             return 0.0
         sure = 1.0
@@ -733,7 +816,8 @@ class Tracker:
                     evidence, place, card, up
                 ):
                     return 0.0
-                sure = min(sure, evidence.confidence(card, place))
+                by_card = self.misdeal_by_card and pile is not None and evidence.per_card
+                sure = min(sure, evidence.card_confidence(card, place) if by_card else evidence.confidence(card, place))
         return sure
 
     # ------------------------------------------------------------------ play
@@ -784,6 +868,8 @@ class Tracker:
             renamed = self._searched(("model twins", tuple(tries)), bind(self._model_twins, model, tries))
             if renamed is not None:
                 legal = renamed[1]
+        if not legal and evidence.per_card and self.gone_top_weak:
+            legal = self._searched(("gone tops", tuple(tries)), bind(self._gone_tops, model, evidence))
         # (a card pulled from under another is no phantom: ``_dug_sure``)
         if (
             not legal
@@ -935,6 +1021,26 @@ class Tracker:
             legal += self._moving(model, renamed, unseen)
         return legal
 
+    def _gone_tops(self, model: Table, evidence: Evidence) -> list[tuple[int, int, Table, Explanation]]:
+        """The legal explanations of the vote with the model's pile tops that no reading names on their pile any
+        more counted wherever readings named them, however unsure (see ``gone_top_weak``), those that move such a
+        card; else empty."""
+        gone = {
+            up[-1]: pile
+            for pile in model.pile_ids
+            if (up := face_up(model, pile)) and up[-1] != UNKNOWN and evidence.support(up[-1], pile) == 0
+        }
+        if not gone:
+            return []
+        known = self._known_places() | {(card, pile) for card in gone for pile in model.pile_ids}
+        lenient = Evidence(list(self._recent), list(self._recent_cards), floor=self.new_card, known=known)
+        return [
+            item
+            for item in self._legal(model, lenient)[1]
+            if item[3].moves
+            and any(card in face_up(item[2], p) for card, src in gone.items() for p in item[2].pile_ids if p != src)
+        ]
+
     def _model_twins(
         self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
     ) -> tuple[Table, list[tuple[int, int, Table, Explanation]]] | None:
@@ -988,13 +1094,14 @@ class Tracker:
     def _pulled_new(self, model: Table, after: Table, notation: str, evidence: Evidence) -> bool | None:
         """For a card taken from under another (``notation`` SRC-N>DST, giving ``after``) that the model had
         nowhere: whether it was read sure enough for an accusation to rest on it, with ``sure_card`` confidence and
-        never named before (a card an earlier reading named, the top of a stock turn the vote missed, is more likely
-        the model's mistake than a hidden card pulled out). None for a card the model had."""
+        never named before with ``new_card`` confidence (a card an earlier reading named, the top of a stock turn the
+        vote missed, is more likely the model's mistake than a hidden card pulled out; a glimpse is not: sc-illegal-1's
+        JD, read once at 0.33 as the waste fan's middle card it was then pulled from). None for a card the model had."""
         dst = notation.split(">")[1]
         card = after.codes(dst)[-1]
         if any(card in model.codes(pile) for pile in model.pile_ids):
             return None
-        return evidence.best_card(card, dst) >= self.sure_card and card not in self._named_before
+        return evidence.best_card(card, dst) >= self.sure_card and self._named_before.get(card, 0.0) < self.new_card
 
     def _leaving_out(self, model: Table, evidence: Evidence) -> list[tuple[int, int, Table, Explanation]]:
         """The legal explanations of the vote without one or two of the cards it places that the model has nowhere
@@ -1105,7 +1212,7 @@ class Tracker:
         if not fresh:
             return []
         # each unread face-up card of those piles held to be a card no reading named: no reading can show it there
-        named = self._named_before | self._named_now
+        named = {*self._named_before, *self._named_now}
         held = {code for pile in model.pile_ids for code in model.codes(pile)}
         stand_ins = [code for code in full_deck(model.game.packs) if code not in named and code not in held]
         stand_in = model
@@ -1270,7 +1377,8 @@ class Tracker:
     ) -> tuple[Table, tuple[int, int, Table, Explanation]] | None:
         """The model with one weakly learnt waste card unknown (see ``doubt_weak_waste``) and the explanation of
         the vote from it, if that explanation needs fewer moves than ``best`` (the model's own) and the card the
-        readings name in the doubted card's place now was read surer than the doubted card ever was; else None."""
+        readings name in the doubted card's place now was read surer than the doubted card ever was, or ``best``
+        puts a card the model holds elsewhere in a second place (``doubt_waste_held``); else None."""
         for pile in model.pile_ids:
             if model.game.pile(pile).role is not Role.WASTE:
                 continue
@@ -1289,7 +1397,10 @@ class Tracker:
                 for item in sorted(found, key=lambda item: (item[0], item[1])):
                     after = _after(blank, item[3], item[2], self.partial)
                     now = after.codes(pile)[index] if index < len(after.codes(pile)) else UNKNOWN
-                    if now not in (UNKNOWN, codes[index]) and evidence.best_card(now, pile) > doubted:
+                    if now in (UNKNOWN, codes[index]) or not _possible(after):
+                        continue
+                    fuller = self.doubt_waste_held and _read_in(item[2], pile) > _read_in(best[2], pile)
+                    if fuller or evidence.best_card(now, pile) > doubted:
                         return blank, item
         return None
 
@@ -1365,10 +1476,14 @@ class Tracker:
             # from under: a card the model had nowhere must be read sure (``_pulled_new``), and so must a card it had,
             # where it went (a card's twin read on a column where the card was put looked dug out from under a
             # foundation's top)
-            dst = found[3].split(">")[1]
-            weak = evidence.per_card and evidence.best_card(found[1].codes(dst)[-1], dst) < self.sure_card
+            src, dst = found[3].split("-")[0], found[3].split(">")[1]
+            card = found[1].codes(dst)[-1]
+            weak = evidence.per_card and evidence.best_card(card, dst) < self.sure_card
             if weak or self._pulled_new(model, found[1], found[3], evidence) is False:
                 sure_cap = 0.0
+            held = {code for pile in model.pile_ids for code in model.codes(pile)}
+            if self.dug_twin_unseen and model.game.pile(src).role is Role.FOUNDATION and twin(card) not in held:
+                sure_cap = 0.0  # (its twin, a card nobody has seen yet, more likely came up: see ``dug_twin_unseen``)
         legal_around: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
         if found is None:  # the illegal move with a legal one before or after it (one still table missed)
             for seen, _ in tries.values():
@@ -1435,7 +1550,7 @@ class Tracker:
                 evidence,
                 self.votes,
                 self.partial,
-                covered=self._covered(after, moved, evidence) if self.covered_kept else frozenset(),
+                covered=self._covered(after, moved, evidence, model, notation) if self.covered_kept else frozenset(),
             ),
         )
         repeated = self._suspect == notation or self.votes <= 1
@@ -1475,12 +1590,26 @@ class Tracker:
                     return True
         return False
 
-    def _covered(self, after: Table, moved: list[int], evidence: Evidence) -> frozenset[tuple[int, str]]:
+    def _covered(
+        self, after: Table, moved: list[int], evidence: Evidence, model: Table | None = None, notation: str = ""
+    ) -> frozenset[tuple[int, str]]:
         """(card, pile) of the cards of ``after`` that stay in place, confirmed there, under the cards the change
         moved onto them (right under them, or deeper when the card they landed on is seen or covered), and that no
         reading of this still table saw anywhere else: hidden by the moved card, or partly (a card covered by one
-        nobody moved, say one turned from the stock, must still be seen)."""
+        nobody moved, say one turned from the stock, must still be seen). A card pulled from under another
+        (``notation`` SRC-N>DST, from ``model``) lets the card on it down onto the card that was under it: that
+        one is covered so too (pk-illegal-1, penguins, enrolled: the 9H pulled from under the 8S, the 10S under
+        it read in 2 readings of 8 once the 8S lay on it, and the accusation withheld)."""
         out: set[tuple[int, str]] = set()
+        if self.pulled_covers and model is not None and "-" in notation:
+            src = notation.split("-")[0]
+            codes = model.codes(src)
+            under = len(codes) - 2 - int(notation.split("-")[1].split(">")[0])
+            if model.face_down_count(src) <= under and codes[under] != UNKNOWN:
+                card = codes[under]
+                elsewhere = any(p != src and n > 0 for p, n in evidence.seen.get(card, Counter()).items())
+                if card in self._confirmed and not elsewhere:
+                    out.add((card, src))
         for pile in after.pile_ids:
             up = face_up(after, pile)
             first = next((k for k, card in enumerate(up) if card in moved), 0)  # the moved cards lie on top
@@ -1859,6 +1988,31 @@ def _revealed_once(model: Table, seen: Table, partial: bool) -> Table:
             held[code] += 1
             model = with_card(model, pile, index, code)
     return model
+
+
+def _twins_one(seen: Table, evidence: Evidence) -> list[tuple[str, int, int]]:
+    """In each pile of ``seen`` voted more cards than any reading showed there, a card and its twin that no reading
+    showed together, the card fewer readings saw (on a tie, neither): (pile, that card, the other), as many as make
+    the pile no longer than the readings showed it (see ``Tracker.deal_twins_one``)."""
+    found = []
+    for pile in seen.pile_ids:
+        up = list(face_up(seen, pile))
+        most = max(evidence.raw_sizes[pile], default=0)
+        for card in sorted(up, key=lambda c: (evidence.support(c, pile), evidence.best_card(c, pile))):
+            if len(up) <= most:
+                break
+            other = twin(card)
+            together = any(card in order and other in order for order in evidence.orders(pile))
+            fewer = evidence.support(card, pile) < evidence.support(other, pile)  # (a tie names neither)
+            if other in up and not together and fewer:
+                up.remove(card)
+                found.append((pile, card, other))
+    return found
+
+
+def _read_in(table: Table, pile: str) -> int:
+    """How many cards ``table`` names on ``pile`` (its unknown cards left out)."""
+    return sum(1 for code in table.codes(pile) if code != UNKNOWN)
 
 
 def _possible(table: Table) -> bool:

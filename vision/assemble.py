@@ -534,17 +534,23 @@ def assemble(dets: Detections, game: str) -> Observation:
 
 
 def _one_name_a_place(dets: Detections) -> Detections:
-    """The surest of the index reads that lie on one another (centres within a third of an index apart): one
-    index read under two names (an 8 of clubs and of hearts), or twice, is one read."""
+    """The surest of the index reads that lie on one another (centres within a third of an index apart, or one name
+    boxed twice within half an index): one index read under two names (an 8 of clubs and of hearts), or twice, is
+    one read. (qk-illegal-1, penguins: a 2S boxed twice 9 px apart was two cards, and the one
+    pack's duplicate renamed the weaker box its runner-up, a 2C under the 2S.)"""
     faces = np.flatnonzero(dets.class_id < BACK)
     if len(faces) < 2:
         return dets
     c = dets.centres[faces].astype(np.float64)
     size = np.max(dets.boxes[faces, 2:] - dets.boxes[faces, :2], axis=1).astype(np.float64)
+    names = dets.class_id[faces]
     keep = np.ones(len(dets), bool)
     for k in np.argsort(-dets.confidence[faces], kind="stable"):
         if keep[faces[k]]:
             near = np.hypot(*(c - c[k]).T) < np.minimum(size, size[k]) / 3
+            # one name boxed twice a little apart: centres within half the smaller box (a fan's cards lie a fifth of
+            # a card apart, about an index's width: c-legal-2's fan, a KS read as the KC beside the KC, is two cards)
+            near |= (names == names[k]) & (np.hypot(*(c - c[k]).T) < np.minimum(size, size[k]) / 2)
             near[k] = False
             keep[faces[near]] = False
     return dets[keep] if not keep.all() else dets

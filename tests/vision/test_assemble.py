@@ -25,6 +25,7 @@ from vision.assemble import (
     _Grid,
     _level_line,
     _level_neighbours,
+    _one_name_a_place,
     _place,
     _row_scores,
     _unit_slots,
@@ -172,6 +173,24 @@ def test_a_stray_duplicate_loses_to_the_read_on_a_pile() -> None:
     obs = assemble(Detections.merge([dets, stray]), "klondike")
     assert obs.names()[pile][-1] == name
     assert [c.name for c in obs.unplaced] == [UNKNOWN]
+
+
+@pytest.mark.parametrize(
+    ("dx", "second", "reads"),
+    [
+        (12.0, "2S", 1),  # one index boxed twice 12 px apart (qk-illegal-1, a 30 px index): one read, the surer
+        (12.0, "2C", 2),  # two names as far apart, beyond a third of an index: both kept (one name's rule is half)
+        (4.0, "2C", 1),  # two names on one place (centres within a third of an index): one read
+        (18.0, "2S", 2),  # more than half an index apart: a fan's next card read as its twin's name, two cards
+    ],
+)
+def test_one_name_boxed_twice_a_little_apart_is_one_read(dx: float, second: str, reads: int) -> None:
+    boxes = [[100.0, 100.0, 120.0, 130.0], [100.0 + dx, 101.0, 120.0 + dx, 131.0], [400.0, 100.0, 420.0, 130.0]]
+    dets = Detections.build(boxes, [class_of("2S"), class_of(second), class_of("9H")], [0.8, 0.6, 0.9])
+    kept = _one_name_a_place(dets)
+    assert len(kept) == reads + 1
+    assert class_of("9H") in kept.class_id.tolist()
+    assert float(kept.confidence[kept.class_id == class_of("2S")].max()) == pytest.approx(0.8)
 
 
 def test_duplicate_read_is_resolved_by_confidence_and_second_opinion() -> None:
