@@ -224,8 +224,30 @@ HELDOUT_10: tuple[Spec, ...] = (
     Spec("uk-illegal-1", "klondike", 195, "kde_ancient_egyptians", ("non_king_space", "red_on_red")),
     Spec("uk-misdeal-1", "klondike", 183, "kde_jolly_royal", misdeal=True),
 )
-"""Six more, rendered in session 25 while its changes were measured on the sets above, and run once with its final
-code: the held-out set for the next session's work."""
+"""Six more, rendered in session 25 and run once with its code of then; uk-legal-2's false alarm was then looked at
+(a suit the reader may have misread) and the fix kept."""
+
+HELDOUT_11: tuple[Spec, ...] = (
+    Spec("vk-legal-1", "klondike", 197, "kde_standard", moves=24),
+    Spec("vc-legal-1", "canfield", 199, "kde_penguins", moves=24),
+    Spec("vk-legal-2", "klondike", 201, "kde_jolly_royal", moves=24),
+    Spec("vc-illegal-1", "canfield", 203, "kde_nicu_white", ("red_on_red", "from_under")),
+    Spec("vk-illegal-1", "klondike", 211, "kde_penguins", ("from_under", "non_king_space")),
+    Spec("vc-misdeal-1", "canfield", 213, "kde_ancient_egyptians", misdeal=True),
+)
+"""Six more, rendered late in session 25 and run once with its code of then; vk-illegal-1's false misdeal (one index
+read twice under two suits) was then looked at and fixed."""
+
+HELDOUT_12: tuple[Spec, ...] = (
+    Spec("wk-legal-1", "klondike", 215, "kde_ancient_egyptians", moves=24),
+    Spec("wc-legal-1", "canfield", 217, "kde_standard", moves=24),
+    Spec("wk-legal-2", "klondike", 219, "kde_nicu_white", moves=24),
+    Spec("wc-illegal-1", "canfield", 221, "kde_jolly_royal", ("from_under", "red_on_red")),
+    Spec("wk-illegal-1", "klondike", 225, "kde_standard", ("red_on_red", "non_king_space")),
+    Spec("wk-misdeal-1", "klondike", 227, "kde_penguins", misdeal=True),
+)
+"""Six more, rendered at the end of session 25 and measured once with its final code: the held-out set for the next
+session's work."""
 
 SETS = {
     "main": SPECS,
@@ -239,6 +261,8 @@ SETS = {
     "heldout8": HELDOUT_8,
     "heldout9": HELDOUT_9,
     "heldout10": HELDOUT_10,
+    "heldout11": HELDOUT_11,
+    "heldout12": HELDOUT_12,
 }
 
 
@@ -962,7 +986,8 @@ def main(argv: list[str] | None = None) -> int:
         "change to the tracker or the reader was not tuned to the 12 (looked at in session 22); heldout2: 6 more "
         "(looked at in session 23); heldout3, heldout4, heldout5: 6 more each (looked at in session 23); heldout6: 6 "
         "more (judged by in session 24); heldout7, heldout8: 6 more each (looked at in session 24); heldout9: 6 more "
-        "(looked at in session 25); heldout10: 6 more, measured once and never used for a change",
+        "(looked at in session 25); heldout10, heldout11: 6 more each (measured once in session 25, then one false "
+        "alarm each looked at); heldout12: 6 more, measured once and never used for a change",
     )
     parser.add_argument("--only", help="comma-separated recording names (default: all)")
     parser.add_argument("--first", type=int, help="only the first N recordings")

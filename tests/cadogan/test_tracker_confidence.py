@@ -134,11 +134,7 @@ def test_an_extra_card_read_sure_by_too_few_readings_to_show_a_misdeal_does_not_
 ) -> None:
     # sc-illegal-1, enrolled: a 10S's bottom-right index read as the 10D at 0.70, on the 10S, in 2 readings of 8;
     # the deal was never taken (a misdeal no rule may announce on so few readings) and the first move went unread
-    deal = camera_view(Table.dealt(find_game("klondike"), 3))
-    piles = [list(deal.codes(p)) for p in deal.pile_ids]
-    phantom = next(code for code in range(52) if code not in {c for p in piles for c in p})
-    piles[deal.pile_ids.index("t4")].append(phantom)
-    misread = Table(deal.game, piles, [0] * len(piles))
+    deal, misread, _ = misdealt("t4", on_top=True)
     frames = [(misread, confidences(misread, sure=0.9))] * readings + [(deal, confidences(deal, sure=0.9))] * 6
     tracker = Tracker(partial=True)
     events = observe(tracker, frames)
@@ -303,18 +299,29 @@ def test_a_game_taken_up_midway_makes_no_accusation_about_a_foundation_whose_bas
 # ---------------------------------------------------------------- the deal: a misdeal rests on the piles it names
 
 
-def misdealt() -> tuple[Table, Table, int]:
-    """A Klondike deal as the camera reads it, the same with one more card face up on column 2, and that card."""
+def misdealt(pile: str = "t2", on_top: bool = False) -> tuple[Table, Table, int]:
+    """A Klondike deal as the camera reads it, the same with one more card face up on ``pile`` (under its card, or
+    on top), and that card."""
     deal = camera_view(Table.dealt(find_game("klondike"), 3))
     piles = [list(deal.codes(p)) for p in deal.pile_ids]
     seen = {c for p in piles for c in p}
     extra = next(code for code in range(52) if code not in seen)
-    piles[deal.pile_ids.index("t2")].insert(0, extra)
+    piles[deal.pile_ids.index(pile)].insert(len(piles[deal.pile_ids.index(pile)]) if on_top else 0, extra)
     return deal, Table(deal.game, piles, [0] * len(piles)), extra
 
 
 def misdeal_texts(events: list[Event]) -> list[str]:
     return [e.text for e in events if e.kind is EventKind.MISDEAL]
+
+
+def column_2_judged(events: list[Event], misdeal: bool) -> None:
+    """``misdealt()``'s column 2 announced as a misdeal, or else the player asked to hold still."""
+    texts = misdeal_texts(events)
+    assert bool(texts) is misdeal
+    if misdeal:
+        assert "column 2 shows 2 face-up cards, the deal shows 1" in texts[0]
+    else:
+        assert EventKind.UNCLEAR in kinds(events)
 
 
 def test_a_misdeal_read_sure_is_announced_though_a_card_of_another_pile_is_read_unsure_in_every_frame() -> None:
@@ -336,12 +343,7 @@ def test_a_misdeal_of_one_pile_rests_on_that_piles_cards_not_on_a_phantom_read_e
     piles = [[phantom] if p == "f1" else list(table.codes(p)) for p in table.pile_ids]
     read = Table(table.game, piles, [0] * len(piles))
     own = confidences(read, sure=0.72, **{str(CARDS[phantom]): 0.25})
-    events = observe(Tracker(partial=True, misdeal_by_card=by_card), [(read, own)] * 6)
-    assert bool(misdeal_texts(events)) is by_card
-    if by_card:
-        assert "column 2 shows 2 face-up cards, the deal shows 1" in misdeal_texts(events)[0]
-    else:
-        assert EventKind.UNCLEAR in kinds(events)
+    column_2_judged(observe(Tracker(partial=True, misdeal_by_card=by_card), [(read, own)] * 6), by_card)
 
 
 @pytest.mark.parametrize("partly", [True, False])
@@ -356,38 +358,28 @@ def test_a_misdeal_is_announced_though_a_card_too_many_read_by_few_readings_lies
     frames = [(stray, confidences(stray, sure=0.9, **{str(CARDS[phantom]): 0.62}))] * 2
     frames += [(table, confidences(table, sure=0.9))] * 6
     tracker = Tracker(partial=True, trim_partly=partly)
-    events = observe(tracker, frames)
-    texts = misdeal_texts(events)
-    assert bool(texts) is partly
+    column_2_judged(observe(tracker, frames), partly)
     if partly:
-        assert "column 2 shows 2 face-up cards, the deal shows 1" in texts[0]
         assert tracker.model is not None
         assert phantom not in tracker.model.codes("t2")
         assert extra in tracker.model.codes("t2")
-    else:
-        assert EventKind.UNCLEAR in kinds(events)
 
 
 @pytest.mark.parametrize("one", [True, False])
 def test_a_card_dealt_too_many_read_as_itself_and_its_twin_by_turns_is_one_card(one: bool) -> None:
     # mk-misdeal-1 (nicu white): column 2's extra 3C read as the 3C or the 3S from frame to frame, never both; the
     # vote held both, a pile longer than any reading showed, and the misdeal went unjudged
-    deal, table, extra = misdealt()
+    _, table, extra = misdealt()
     other = twin(extra)
     assert all(other not in table.codes(p) for p in table.pile_ids)
     piles = [[other if c == extra else c for c in table.codes(p)] for p in table.pile_ids]
     as_twin = Table(table.game, piles, [0] * len(piles))
     frames = [(table, confidences(table, sure=0.9)), (as_twin, confidences(as_twin, sure=0.9))] * 4
     tracker = Tracker(partial=True, deal_twins_one=one)
-    events = observe(tracker, frames)
-    texts = misdeal_texts(events)
-    assert bool(texts) is one
+    column_2_judged(observe(tracker, frames), one)
     if one:
-        assert "column 2 shows 2 face-up cards, the deal shows 1" in texts[0]
         assert tracker.model is not None
         assert len(face_up(tracker.model, "t2")) == 2
-    else:
-        assert EventKind.UNCLEAR in kinds(events)
 
 
 def test_a_misdeal_waits_until_every_card_of_the_deal_is_seen_by_enough_readings() -> None:
@@ -818,6 +810,27 @@ def test_no_accusation_on_a_pile_where_an_unexplained_table_before_had_another_c
         assert EventKind.UNCLEAR in kinds(events)
     illegal = [e for e in events if e.kind is EventKind.ILLEGAL]
     assert [e.moves for e in illegal] == ([("t2:3>t3",)] if accused else [])
+
+
+@pytest.mark.parametrize(
+    ("rule", "sure", "accused"),
+    [
+        (True, 0.55, False),  # the 2D read as the 2H, never sure: its suit alone makes the move illegal
+        (False, 0.55, True),  # (the rule off: heldout10's uk-legal-2, "the 2 of hearts may not go on the ace of ...")
+        (True, 0.9, True),  # read sure as the 2H: a 2H put on the ace of diamonds is the player's mistake
+    ],
+)
+def test_no_move_is_called_illegal_for_a_suit_its_card_may_have_been_misread_by(
+    rule: bool, sure: float, accused: bool
+) -> None:
+    rest = {"t1": "KC", "t3": "9S", "f1": "AH", "f2": "AD", "s": "4c 3d 9c"}
+    start = make_table("klondike", {"t2": "3S 2H", **rest})
+    end = make_table("klondike", {"t2": "3S", **rest, "f2": "AD 2H"})
+    tracker = Tracker(check_deal=False, twin_would_do=rule)
+    observe(tracker, [(start, confidences(start, 0.9, **{"2H": sure}))] * 6)
+    events = observe(tracker, [None, *[(end, confidences(end, 0.9, **{"2H": sure}))] * 8], start=1.0)
+    illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+    assert illegal == ([("t2>f2",)] if accused else [])
 
 
 @pytest.mark.parametrize("covers", [True, False])
@@ -1539,11 +1552,7 @@ def test_a_card_read_more_than_half_a_card_below_a_dealt_columns_card_is_that_ca
     # nc-legal-1 (kde_ancient_egyptians, the plain recogniser): the 6D's and 7D's pips read as the 9C and 9D
     # 0.63-0.66 card heights below their indices in every frame: a false misdeal. A card dealt on the column lies a
     # cascade's step below (jc-misdeal-1: 0.32), and is a misdeal
-    deal = camera_view(Table.dealt(find_game("klondike"), 3))
-    piles = [list(deal.codes(p)) for p in deal.pile_ids]
-    extra = next(code for code in range(52) if code not in {c for p in piles for c in p})
-    piles[deal.pile_ids.index("t2")].append(extra)
-    table = Table(deal.game, piles, [0] * len(piles))
+    _, table, extra = misdealt("t2", on_top=True)
     tracker = Tracker(partial=True, deal_far=deal_far)
     events = [
         e
@@ -1552,6 +1561,31 @@ def test_a_card_read_more_than_half_a_card_below_a_dealt_columns_card_is_that_ca
     ]
     assert bool(misdeal_texts(events)) is misdeal
     assert EventKind.STILL in kinds(events)
+    assert tracker.model is not None
+    assert (extra in tracker.model.codes("t2")) is misdeal
+
+
+@pytest.mark.parametrize(("gap", "twins", "misdeal"), [(0.1, True, False), (0.3, True, True), (0.1, False, True)])
+def test_a_card_read_as_the_twin_of_the_card_under_it_almost_in_its_place_is_that_card_read_twice(
+    gap: float, twins: bool, misdeal: bool
+) -> None:
+    # heldout11's vk-illegal-1 (penguins): column 4's JS boxed again 16 px aside and read as the JC, 0.10 card heights
+    # below it, in most readings: a false misdeal with both readers. A twin dealt on it lies a cascade's step below
+    deal = camera_view(Table.dealt(find_game("klondike"), 3))
+    piles = [list(deal.codes(p)) for p in deal.pile_ids]
+    under = piles[deal.pile_ids.index("t2")][-1]
+    held = {c for p in piles for c in p}
+    extra = twin(under) if twins else next(c for c in range(52) if c not in held and c != twin(under))
+    assert extra not in held
+    piles[deal.pile_ids.index("t2")].append(extra)
+    table = Table(deal.game, piles, [0] * len(piles))
+    tracker = Tracker(partial=True)
+    events = [
+        e
+        for n in range(12)
+        for e in tracker.observe(n / 10, table, 0.9, confidences(table), None, None, {("t2", extra): gap})
+    ]
+    assert bool(misdeal_texts(events)) is misdeal
     assert tracker.model is not None
     assert (extra in tracker.model.codes("t2")) is misdeal
 
