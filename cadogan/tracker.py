@@ -251,10 +251,11 @@ class Tracker:
     change in fewer moves, that explanation wins (measured on c-legal-2: "`w>f2`" otherwise became "`w>f2` and
     one more turn of the stock", and the model ran a turn ahead of the stock to the stock's end). 0: off."""
     doubt_waste_held: bool = True
-    """With ``doubt_weak_waste``: where the model's own explanation reads into the waste's fan a card the model
-    holds elsewhere (a contradiction), the card read in the doubted card's place need not be surer than it was
-    (sc-illegal-1, ancient egyptians: a KD read as the 9H at 0.64, then "`w>t2` and one more turn" with the fan's
-    AD, known under it, read into the turn's cards; the model ran a turn ahead and hid a card taken from under)."""
+    """With ``doubt_weak_waste``: where the explanation with the card doubted accounts for more of the cards read in
+    the waste's fan than the model's own (which had to leave a read card out), the card read in the doubted card's
+    place need not be surer than it was (sc-illegal-1, ancient egyptians: a KD read as the 9H at 0.64; the fan then
+    read "AD KD" was explained as "`w>t2` and one more turn" only by leaving out the AD, known under it; the model
+    ran a turn ahead and hid a card taken from under)."""
     dig_unread: bool = True
     """A card the model has nowhere, read on top of a pile, with the rest of the table in place, may have been
     taken from under another card where the model holds an unread face-up card (a waste fan's middle card that
@@ -1396,8 +1397,8 @@ class Tracker:
     ) -> tuple[Table, tuple[int, int, Table, Explanation]] | None:
         """The model with one weakly learnt waste card unknown (see ``doubt_weak_waste``) and the explanation of
         the vote from it, if that explanation needs fewer moves than ``best`` (the model's own) and the card the
-        readings name in the doubted card's place now was read surer than the doubted card ever was, or ``best``
-        puts a card the model holds elsewhere in a second place (``doubt_waste_held``); else None."""
+        readings name in the doubted card's place now was read surer than the doubted card ever was, or the
+        explanation names more of the waste's read cards than ``best`` does (``doubt_waste_held``); else None."""
         for pile in model.pile_ids:
             if model.game.pile(pile).role is not Role.WASTE:
                 continue
