@@ -538,11 +538,22 @@ class Tracker:
                         mine[(pile, other)] = mine.pop((pile, card))
             readings.append((with_piles(table, piles), conf))
             owns.append(mine)
-        return Evidence(readings, owns, floor=self.new_card, known=self._known_places())
+        return self._evidence(readings, owns)
 
-    def _evidence(self) -> Evidence:
-        """The card-by-card vote over the readings of the still table in view."""
-        return Evidence(list(self._recent), list(self._recent_cards), floor=self.new_card, known=self._known_places())
+    def _evidence(
+        self,
+        readings: list[tuple[Table, float]] | None = None,
+        cards: list[CardConfidences | None] | None = None,
+        known: frozenset[tuple[int, str]] | None = None,
+    ) -> Evidence:
+        """The card-by-card vote over the readings of the still table in view (or ``readings`` and their ``cards``),
+        a card known where the last accepted table has it (or at ``known``)."""
+        return Evidence(
+            list(self._recent) if readings is None else readings,
+            list(self._recent_cards) if cards is None else cards,
+            floor=self.new_card,
+            known=self._known_places() if known is None else known,
+        )
 
     def _keep_tops(self) -> None:
         """The still table in view is gone: if the tracker settled on it, remember the tops its readings named (on
@@ -626,9 +637,7 @@ class Tracker:
         if self.deal_far:
             seen = self._near(seen)
         if self.partial:
-            model, notes = _deal_from_sighting(seen)
-            # a problem of one pile (its card count) rests on that pile's cards, not on every card of the table
-            found = [*notes, *((_one_pile(p), p.message) for p in problems(model))]
+            model, found = _sighted_deal(seen)
         else:
             model = seen.copy()
             model.stage = Stage.DEAL
@@ -638,8 +647,7 @@ class Tracker:
         if found and self.partial and not self._deal_missed and not self.replaying and self._impatient:
             trimmed = self._trimmed(evidence, seen)
             if trimmed is not None:  # the deal's layout, once the unsure cards too many are left out
-                cut, notes = _deal_from_sighting(trimmed)
-                left = [*notes, *((_one_pile(p), p.message) for p in problems(cut))]
+                cut, left = _sighted_deal(trimmed)
                 # a deal cut only partly is taken only for a misdeal sure enough to announce (a camera turned a
                 # quarter read c-misdeal-1 so badly that the cut deal, unsure, was followed and lost at once)
                 unread_left = self._unread_at_deal(trimmed, left)[0]
@@ -761,9 +769,12 @@ class Tracker:
                 ranked = sorted(
                     up, key=lambda c: (evidence.support(c, pile), evidence.best_card(c, pile)), reverse=True
                 )
-                sure = [c for c in ranked[want:] if evidence.best_card(c, pile) >= self.sure_card]
-                steady = [c for c in ranked[want:] if self._steady_under(evidence, pile, c, up)]
-                shows = [c for c in ranked[want:] if c in {*sure, *steady} and evidence.support(c, pile) >= self.votes]
+                shows = [
+                    c
+                    for c in ranked[want:]
+                    if evidence.support(c, pile) >= self.votes
+                    and (evidence.best_card(c, pile) >= self.sure_card or self._steady_under(evidence, pile, c, up))
+                ]
                 if shows and not self.trim_partly:
                     return None
                 partly = partly or bool(shows)
@@ -776,8 +787,7 @@ class Tracker:
         trimmed = Table(seen.game, piles, [0] * len(piles))
         if partly:  # (a card too many that can show a misdeal is kept: the misdeal is judged on it)
             return trimmed
-        model, notes = _deal_from_sighting(trimmed)
-        left = [*notes, *((_one_pile(p), p.message) for p in problems(model))]
+        left = _sighted_deal(trimmed)[1]
         if self.trim_partly:  # (one pile read blank whose top card the reader may have missed is no problem here;
             # more, and the deal is read badly: a camera turned a quarter, c-misdeal-1, three piles blank)
             excused, blank = self._unread_at_deal(trimmed, left)
@@ -1053,7 +1063,7 @@ class Tracker:
         if not gone:
             return []
         known = self._known_places() | {(card, pile) for card in gone for pile in model.pile_ids}
-        lenient = Evidence(list(self._recent), list(self._recent_cards), floor=self.new_card, known=known)
+        lenient = self._evidence(known=known)
         return [
             item
             for item in self._legal(model, lenient)[1]
@@ -1067,7 +1077,7 @@ class Tracker:
         """The model with each of its cards in sight taken for its twin where a table the vote may show has the twin
         on that pile and the card on another (the model has the twin nowhere), and the legal explanations of the
         tables with it; None if no such renaming explains one (see ``model_twins``)."""
-        in_model = {code for pile in model.pile_ids for code in model.codes(pile)}
+        in_model = _held(model)
         for seen, _ in tries.values():
             where = {code: pile for pile in seen.pile_ids for code in seen.codes(pile) if code != UNKNOWN}
             renames = [
@@ -1127,7 +1137,7 @@ class Tracker:
         """The legal explanations of the vote without one or two of the cards it places that the model has nowhere
         (a phantom read in most frames, such as a court card's picture read as a card, is no move's doing), or
         cards it holds under another card of a foundation, read unsure elsewhere (``leave_out_buried``)."""
-        known = {code for pile in model.pile_ids for code in model.codes(pile)}
+        known = _held(model)
         buried = _buried(model, evidence, self._need) if self.leave_out_buried else frozenset()
         new = sorted(
             (card, place[0])
@@ -1233,7 +1243,7 @@ class Tracker:
             return []
         # each unread face-up card of those piles held to be a card no reading named: no reading can show it there
         named = {*self._named_before, *self._named_now}
-        held = {code for pile in model.pile_ids for code in model.codes(pile)}
+        held = _held(model)
         stand_ins = [code for code in full_deck(model.game.packs) if code not in named and code not in held]
         stand_in = model
         for pile in dict.fromkeys(pile for pile, _ in fresh):
@@ -1255,7 +1265,7 @@ class Tracker:
         (cards put on it since): a camera reading cannot list a card it could not read."""
         if not self._unread:
             return seen
-        known = {code for pile in model.pile_ids for code in model.codes(pile)} - {UNKNOWN}
+        known = _held(model) - {UNKNOWN}
         blank = [
             p
             for p in self._unread
@@ -1496,12 +1506,12 @@ class Tracker:
             # from under: a card the model had nowhere must be read sure (``_pulled_new``), and so must a card it had,
             # where it went (a card's twin read on a column where the card was put looked dug out from under a
             # foundation's top)
-            src, dst = found[3].split("-")[0], found[3].split(">")[1]
+            src, _, dst = _pulled(found[3])
             card = found[1].codes(dst)[-1]
             weak = evidence.per_card and evidence.best_card(card, dst) < self.sure_card
             if weak or self._pulled_new(model, found[1], found[3], evidence) is False:
                 sure_cap = 0.0
-            held = {code for pile in model.pile_ids for code in model.codes(pile)}
+            held = _held(model)
             if self.dug_twin_unseen and model.game.pile(src).role is Role.FOUNDATION and twin(card) not in held:
                 sure_cap = 0.0  # (its twin, a card nobody has seen yet, more likely came up: see ``dug_twin_unseen``)
         legal_around: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
@@ -1515,8 +1525,12 @@ class Tracker:
                     found = (seen, after, why_illegal(before, move), str(move), (before.describe(move),))
                     legal_around = (ahead, then)
                     break
-        suit_only = found is not None and self.twin_would_do and "-" not in found[3]
-        if suit_only and found is not None and self._twin_would_do(table_after(model, legal_around[0]), found[3]):
+        if (
+            found is not None
+            and self.twin_would_do
+            and "-" not in found[3]
+            and self._twin_would_do(table_after(model, legal_around[0]), found[3])
+        ):
             sure_cap = 0.0  # (a suit the reader may have misread decides it: see ``twin_would_do``)
         if found is None:
             self._suspect = None
@@ -1601,7 +1615,7 @@ class Tracker:
         the model holds that twin nowhere and never read the card itself sure (as ``_read_sure``, by its own name's
         confidences)? (see ``twin_would_do``)"""
         move = Move.parse(notation)
-        held = {code for pile in model.pile_ids for code in model.codes(pile)}
+        held = _held(model)
         first = len(model.codes(move.src)) - move.count
         places = [(move.src, first), (move.dst, len(model.codes(move.dst)) - 1)]
         for pile, index in places:
@@ -1645,9 +1659,9 @@ class Tracker:
         it read in 2 readings of 8 once the 8S lay on it, and the accusation withheld)."""
         out: set[tuple[int, str]] = set()
         if self.pulled_covers and model is not None and "-" in notation:
-            src = notation.split("-")[0]
+            src, over, _ = _pulled(notation)
             codes = model.codes(src)
-            under = len(codes) - 2 - int(notation.split("-")[1].split(">")[0])
+            under = len(codes) - 2 - over
             if model.face_down_count(src) <= under and codes[under] != UNKNOWN:
                 card = codes[under]
                 elsewhere = any(p != src and n > 0 for p, n in evidence.seen.get(card, Counter()).items())
@@ -1865,7 +1879,7 @@ def twins_folded(
     """The reading with each card read below ``sure`` on a pile where ``model`` has its twin in sight renamed to
     that twin, at the reading's confidence of "the card or its twin" (``kinds``), where that is surer; only if the
     model has the read card nowhere and the reading has the twin nowhere (see ``Tracker.fold_twins``)."""
-    held = {code for pile in model.pile_ids for code in model.codes(pile)}
+    held = _held(model)
     shown = {code for pile in reading.pile_ids for code in reading.codes(pile)}
     out = dict(cards)
     for (pile, code), confidence in cards.items():
@@ -2053,6 +2067,19 @@ def _twins_one(seen: Table, evidence: Evidence) -> list[tuple[str, int, int]]:
     return found
 
 
+def _pulled(notation: str) -> tuple[str, int, str]:
+    """The source pile, the count of cards that lay on the card, and the destination of ``dug_out``'s notation
+    ``SRC-N>DST``."""
+    src, rest = notation.split("-", 1)
+    over, dst = rest.split(">", 1)
+    return src, int(over), dst
+
+
+def _held(table: Table) -> set[int]:
+    """Every card code ``table`` holds anywhere (``UNKNOWN`` too where it holds an unknown card)."""
+    return {code for pile in table.pile_ids for code in table.codes(pile)}
+
+
 def _read_in(table: Table, pile: str) -> int:
     """How many cards ``table`` names on ``pile`` (its unknown cards left out)."""
     return sum(1 for code in table.codes(pile) if code != UNKNOWN)
@@ -2215,7 +2242,7 @@ def _dug_candidates(model: Table, seen: Table, unread: bool) -> Iterator[tuple[s
                 yield from ((src, position, dst, codes[position]) for dst in model.pile_ids if dst != src)
     if not unread:
         return
-    known = {code for pile in model.pile_ids for code in model.codes(pile)}
+    known = _held(model)
     known.add(UNKNOWN)
     tops = {
         dst: top[0]
@@ -2256,6 +2283,13 @@ def _start_from_sighting(seen: Table) -> Table:
         piles[stocks[0]] = [UNKNOWN] * rest + piles[stocks[0]]
         downs[stocks[0]] += rest
     return Table(game, piles, downs, stage=Stage.PLAY)
+
+
+def _sighted_deal(seen: Table) -> tuple[Table, list[tuple[str | None, str]]]:
+    """The deal ``seen`` shows (``_deal_from_sighting``) and every problem of it, each a problem of one pile where it
+    is (its card count rests on that pile's cards, not on every card of the table)."""
+    model, notes = _deal_from_sighting(seen)
+    return model, [*notes, *((_one_pile(p), p.message) for p in problems(model))]
 
 
 def _deal_from_sighting(seen: Table) -> tuple[Table, list[tuple[str | None, str]]]:
