@@ -246,8 +246,30 @@ HELDOUT_12: tuple[Spec, ...] = (
     Spec("wk-illegal-1", "klondike", 225, "kde_standard", ("red_on_red", "non_king_space")),
     Spec("wk-misdeal-1", "klondike", 227, "kde_penguins", misdeal=True),
 )
-"""Six more, rendered at the end of session 25 and measured once with its final code: the held-out set for the next
-session's work."""
+"""Six more, rendered at the end of session 25 and measured once with its final code, then looked at once (to turn
+``misdeal_by_card`` off); the held-out set for session 26 is heldout13."""
+
+HELDOUT_13: tuple[Spec, ...] = (
+    Spec("xk-legal-1", "klondike", 229, "kde_jolly_royal", moves=24),
+    Spec("xc-legal-1", "canfield", 231, "kde_nicu_white", moves=24),
+    Spec("xk-legal-2", "klondike", 233, "kde_penguins", moves=24),
+    Spec("xc-illegal-1", "canfield", 235, "kde_ancient_egyptians", ("red_on_red", "from_under")),
+    Spec("xk-illegal-1", "klondike", 257, "kde_nicu_white", ("non_king_space", "red_on_red")),
+    Spec("xc-misdeal-1", "canfield", 239, "kde_standard", misdeal=True),
+)
+"""Six more, rendered at the start of session 26 and measured once with its code of then, before any change; then
+looked at (xc-legal-1: a fan's step measured by its own reads came of it)."""
+
+HELDOUT_14: tuple[Spec, ...] = (
+    Spec("yk-legal-1", "klondike", 259, "kde_ancient_egyptians", moves=24),
+    Spec("yc-legal-1", "canfield", 261, "kde_jolly_royal", moves=24),
+    Spec("yk-legal-2", "klondike", 263, "kde_standard", moves=24),
+    Spec("yc-illegal-1", "canfield", 265, "kde_penguins", ("from_under", "red_on_red")),
+    Spec("yk-illegal-1", "klondike", 267, "kde_jolly_royal", ("red_on_red", "from_under")),
+    Spec("yc-misdeal-1", "canfield", 269, "kde_nicu_white", misdeal=True),
+)
+"""Six more, rendered in session 26 after its changes and measured once with its final code (both versions of the
+session side by side), with no change made after: the held-out set for the next session's work."""
 
 SETS = {
     "main": SPECS,
@@ -263,6 +285,8 @@ SETS = {
     "heldout10": HELDOUT_10,
     "heldout11": HELDOUT_11,
     "heldout12": HELDOUT_12,
+    "heldout13": HELDOUT_13,
+    "heldout14": HELDOUT_14,
 }
 
 

@@ -23,18 +23,30 @@ if TYPE_CHECKING:
 class CardScale:
     """The card's width in the frame, as the median of the layout fits of the last ``frames`` frames: one frame's
     fit is up to 20 % off (measured on c-legal-1: 108-155 px for one card), too far to tell a fanned waste's
-    cards one step apart from two (``vision.assemble.fan_slots``); the camera does not move between frames."""
+    cards one step apart from two (``vision.assemble.fan_slots``); and the fanned waste's step, as the median of
+    the last ``steps`` steps its reads measured (``vision.assemble.fan_step_estimates``; a player fans the waste
+    the same way all game, not always ``FAN_STEP`` card widths). The camera does not move between frames."""
 
-    def __init__(self, frames: int = 15) -> None:
+    def __init__(self, frames: int = 15, steps: int = 40) -> None:
         self._recent: deque[float] = deque(maxlen=frames)
+        self._steps: deque[float] = deque(maxlen=steps)
 
     def __call__(self, observation: Observation) -> Observation:
-        """``observation`` with the card width of the last frames, this one's taken in."""
+        """``observation`` with the card width and fan step of the last frames, this one's taken in."""
+        from vision.assemble import fan_step_estimates
+
         if observation.card_w > 0:
             self._recent.append(observation.card_w)
         if not self._recent:
             return observation
-        return replace(observation, card_w=statistics.median(self._recent))
+        step = statistics.median(self._steps) if len(self._steps) >= MEASURED_STEPS else 0.0
+        observation = replace(observation, card_w=statistics.median(self._recent), fan_step=step)
+        self._steps.extend(fan_step_estimates(observation))
+        return observation
+
+
+MEASURED_STEPS = 3
+"""Steps of a fan measured before their median stands for the layout's expected step."""
 
 
 def vision_reader(

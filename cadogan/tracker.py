@@ -356,6 +356,13 @@ class Tracker:
     on it: its top card went unread (measured on the held-out hk-legal-1, kde_penguins, the plain recogniser: column
     7's KC read in one reading of six, its 4 backs in all, the game taken up with the column empty, and the QH put on
     the KC accused as "only a king may fill column 7")."""
+    held_elsewhere: bool = True
+    """A card the model holds, confirmed, on another pile and read on a pile again is that card read out of place: a
+    reading that names only such cards on a pile reads it empty (an accusation onto a pile the model has empty needs
+    it read empty), and such a card is no card the model lost there (``_others_seen``). Measured on the held-out
+    uk-illegal-1, kde_ancient_egyptians, the plain recogniser: column 4's 4S read again 0.8 card heights lower, in
+    the emptied column 3's place, in half the readings, so column 3 was never read empty and a 2 put into it was not
+    accused ("only a king may fill column 3"); the 2 then put on a 3 was accused as a move from the waste."""
     judged_only: bool = True
     """No accusation rests on a move the engine cannot judge, of a card never read or onto one: read as surely as an
     accusation needs, the table is followed as read and the player told a card went unread (measured on the
@@ -399,6 +406,12 @@ class Tracker:
     model may lack a move the readings missed there, and that card may go unread now (measured: the noisy
     reader, seed 1, k-legal-1: the QC put on the KH was read in 7 of 8 readings of a table no move explained; in
     the next, 3 readings in a row missed it and "red jack on red king" was announced)."""
+    behind_unmoved: bool = True
+    """With ``doubt_after_unexplained``: a card that table's vote had on an accused pile is lacking there also where
+    the accused table has it on the pile the model had it on, unmoved (heldout14's yk-illegal-1, jolly royal, both
+    readers: the 4S taken from under the waste's 3H onto column 1 was read on it at 0.47-0.65, too unsure to
+    accuse; the 3H then put on the 4S covered it, and "red 3 on black jack" was announced with the 4S still in
+    the model's waste)."""
     _behind: frozenset[tuple[int, str]] = frozenset()
     """Where the vote of the last still table put its cards, if that table was read but left unexplained (see
     ``doubt_after_unexplained``); empty otherwise."""
@@ -1555,10 +1568,15 @@ class Tracker:
         if self._midway and any(card != UNKNOWN and card not in self._confirmed for card in landed_on):
             sure_cap = 0.0  # nor, in a game taken up midway, on an unconfirmed card the moved cards were put on
         if self.doubt_after_unexplained and self._behind:
-            everywhere = {card for p in after.pile_ids for card in face_up(after, p)}
-            if any(pile in touched and card not in everywhere for card, pile in self._behind):
-                # nor on a pile where the still table before, which no move explained, had a card the accused
-                # table lacks: the model may be a move behind, and that card now unread
+            # nor on a pile where the still table before, which no move explained, had a card the accused table
+            # lacks (there, with ``behind_unmoved``, where the change left it elsewhere): the model may be a move
+            # behind, and that card now unread
+            kept = {card: p for p in model.pile_ids for card in face_up(model, p) if card != UNKNOWN}
+            now = {card: p for p in after.pile_ids for card in face_up(after, p) if card != UNKNOWN}
+            if any(
+                pile in touched and (card not in now or (self.behind_unmoved and kept.get(card) == now[card] != pile))
+                for card, pile in self._behind
+            ):
                 sure_cap = 0.0
         if any(not face_up(model, p) and p not in self._seen_empty for p in touched):
             sure_cap = 0.0  # nor on a pile the model has empty that was never read empty
@@ -1566,7 +1584,8 @@ class Tracker:
             sure_cap = 0.0  # nor on a column whose face-down cards the readings do not see
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
             sure_cap = 0.0
-        if _others_seen(reveal(after, seen, self.partial)[0], touched, evidence, self.seen_in):
+        elsewhere = frozenset(self._held_elsewhere(after, evidence, touched))
+        if _others_seen(reveal(after, seen, self.partial)[0], touched, evidence, self.seen_in, elsewhere):
             sure_cap = 0.0  # nor on a pile where the readings saw a card the model lost
         anchored = sum(
             1
@@ -1799,15 +1818,34 @@ class Tracker:
                     continue  # a game taken up midway: a card off its cascade's build is likely misread
                 if evidence.best_card(card, pile) >= self.new_card:
                     self._confirmed.add(card)
-            empty = sum(1 for size in evidence.raw_sizes[pile] if size == 0)
-            if (
-                not face_up(self.model, pile)
-                and empty >= max(min(self.seen_in, self.votes), evidence.n - 1)
-                and not (
-                    self.backs_not_empty and sum(map(bool, self._backs_seen(pile))) >= min(self.seen_in, self.votes)
-                )
+        held = self._held_elsewhere(self.model, evidence)
+        for pile in self.model.pile_ids:
+            if face_up(self.model, pile):
+                continue
+            # a reading that names there only cards held confirmed on other piles (read again, out of place) reads
+            # the pile empty
+            empty = sum(1 for named in evidence.named[pile] if all(held.get(c, pile) != pile for c in named))
+            if empty >= max(min(self.seen_in, self.votes), evidence.n - 1) and not (
+                self.backs_not_empty and sum(map(bool, self._backs_seen(pile))) >= min(self.seen_in, self.votes)
             ):
                 self._seen_empty.add(pile)  # all but one reading: a card missed often leaves a pile read empty
+
+    def _held_elsewhere(self, table: Table, evidence: Evidence, piles: Sequence[str] = ()) -> dict[int, str]:
+        """The cards ``table`` holds face up, confirmed, on piles other than ``piles``, with their piles (see
+        ``held_elsewhere``); none where the readings named more than one of them on another pile than its own: one
+        card read out of place is a stray read, several are a reading shifted (a row read one pile over, gc-illegal-1,
+        penguins: no accusation may rest on it)."""
+        if not self.held_elsewhere:
+            return {}
+        held = {
+            card: pile
+            for pile in table.pile_ids
+            if pile not in piles
+            for card in face_up(table, pile)
+            if card in self._confirmed
+        }
+        strays = {card for card, pile in held.items() if any(p != pile for p in evidence.seen.get(card, {}))}
+        return held if len(strays) <= 1 else {}
 
     def _unconfirm_empty(self, reading: Table) -> None:
         """Count the readings in a row that name no card on each pile; from ``2 * patience`` on, the model's
@@ -2142,16 +2180,19 @@ def _doubtful(model: Table, after: Table, evidence: Evidence, partial: bool) -> 
     return False
 
 
-def _others_seen(after: Table, piles: list[str], evidence: Evidence, need: int) -> bool:
+def _others_seen(
+    after: Table, piles: list[str], evidence: Evidence, need: int, held: frozenset[int] = frozenset()
+) -> bool:
     """Did ``need`` readings see a card on one of ``piles`` (the piles a mistake changed) that ``after`` does not
     have there? Then the mistake may rest on a card the model lost (a column taken up empty whose card most
     readings missed), not on the player's move. A pile with a face-up card the model does not know is not
-    judged."""
+    judged. Cards in ``held`` (on another pile of ``after``, confirmed there) are read out of place, not lost."""
     for pile in piles:
         there = face_up(after, pile)
         if UNKNOWN in there:
             continue
-        if any(card not in there and evidence.support(card, pile) >= need for card in cards_seen_on(evidence, pile)):
+        seen = cards_seen_on(evidence, pile)
+        if any(card not in there and card not in held and evidence.support(card, pile) >= need for card in seen):
             return True
     return False
 

@@ -64,6 +64,8 @@ class Evidence:
         self.raw_sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
         """The same counting every card named, doubtful ones too (a pile is read short only if no card at all
         was read there)."""
+        self.named: dict[str, list[tuple[int, ...]]] = {p: [] for p in self.pile_ids}
+        """The same: the face-up cards each reading named there, doubtful ones too."""
         self.downs: dict[str, Counter[tuple[int, ...]]] = {p: Counter() for p in self.pile_ids}
         self.confidences = [conf for _, conf in readings]
         self.tops: Counter[tuple[int, str]] = Counter()
@@ -96,6 +98,7 @@ class Evidence:
                 self.downs[pile][codes[:down]] += 1
                 named = [c for c in codes[down:] if c != UNKNOWN]
                 self.raw_sizes[pile].append(len(named))
+                self.named[pile].append(tuple(named))
                 up = [c for c in named if own is None or (c, pile) not in self.doubtful]
                 self.doubtful_support.update((c, pile) for c in dict.fromkeys(named) if (c, pile) in self.doubtful)
                 self.sizes[pile].append(len(up))

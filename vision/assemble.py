@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -147,6 +148,7 @@ class Observation:
         0.0  # how well the reads fit the layout (the fit's score; 0 with nothing read): a turned view fits less
     )
     card_w: float = 0.0  # the card's width in the image (px), as the layout fit measured it; 0 when not measured
+    fan_step: float = 0.0  # a fanned waste's step (px) measured over frames (``fan_step_estimates``); 0: not yet
 
     def names(self) -> dict[str, list[str]]:
         return {p: [c.name for c in cards] for p, cards in self.piles.items()}
@@ -1206,26 +1208,92 @@ them 12-18 mm apart on a 63 mm card; measured on 114 rendered Canfield tables wi
 degrees: one step 0.14-0.31 card widths, median 0.21; two steps 0.30-0.58)."""
 
 
-def fan_slots(cards: tuple[SeenCard, ...], card_w: float) -> list[str]:
+FAN_PLACES = 4
+"""A fanned waste shows its squared packet's top and three cards fanned on it."""
+
+FAN_RISE = 0.3
+"""How far (card widths) two reads of a fan may lie one above the other and still be neighbours in it: a fan card's
+index is read up to 0.2 card widths above or below the card under it (xc-legal-1's JC 12-17 px below the 8D, 27
+px along the fan, on a card 116 px wide; uk-legal-1's 9S 13 px above the QD, 40 px along, on one 68 px wide),
+which a slope alone (0.3) took for a stray read; another card's corner lies a card's height away."""
+
+
+def fan_slots(cards: tuple[SeenCard, ...], card_w: float, step: float = 0.0) -> list[str]:
     """The names of a fanned waste's read cards (left to right) with an unknown card (``??``) in each place of
     the fan between two of them that shows no read card: two reads two steps apart have an unread card between
     them. A reading that lists the fan's read cards side by side puts a card that lies third from the top right
     under the top card (measured: c-legal-1's 8H and 3C, with the 2D unread between them, read as the 3C on the
     8H, the turn before them unexplained). A fan shows at most four places (its squared packet's top and three
-    cards fanned on it), so at most two cards are filled in, and none where the places would be more than four or
-    two reads do not lie side by side (a stray read of another card's corner among the fan's)."""
+    cards fanned on it), so at most two cards are filled in, and none where two reads do not lie side by side (a
+    stray read of another card's corner among the fan's). How many steps lie between each two reads: see
+    :func:`fan_steps`, with the fan's ``step`` as measured over frames (pixels; 0: ``FAN_STEP`` card widths)."""
     read = [card.name for card in cards]
-    if card_w <= 0:
+    gaps = _fan_gaps(cards, card_w)
+    if not gaps:
         return read
-    step = FAN_STEP * card_w
+    counts = fan_steps(gaps, step if step > 0 else FAN_STEP * card_w)
+    if counts is None:
+        return read
     names = read[:1]
+    for k, card in zip(counts, cards[1:], strict=True):
+        names += [UNKNOWN] * (k - 1) + [card.name]
+    return names
+
+
+def _fan_gaps(cards: tuple[SeenCard, ...], card_w: float) -> list[float]:
+    """How far apart (pixels, along the fan) each two neighbouring reads of a fan lie; none where the card's size
+    is not measured or two reads do not lie side by side."""
+    if card_w <= 0:
+        return []
+    gaps = []
     for a, b in itertools.pairwise(cards):
         dx, dy = b.x - a.x, b.y - a.y
-        if abs(dy) > 0.3 * abs(dx):  # not along the fan (a read of another card's corner): nothing to count
-            return read
-        names += [UNKNOWN] * min(2, max(0, round(abs(dx) / step) - 1)) + [b.name]
-    # a fan shows its squared packet's top and three cards on it: more places than that is a misjudged step
-    return names if len(names) <= 4 else read
+        if abs(dy) > max(0.3 * abs(dx), FAN_RISE * card_w):  # not along the fan (another card's corner read)
+            return []
+        gaps.append(abs(dx))
+    return gaps
+
+
+def fan_step_estimates(obs: Observation) -> list[float]:
+    """The gaps (pixels) between two neighbouring reads of each fanned waste of ``obs`` that :func:`fan_slots`
+    counts one step apart. Taken over frames (``cadogan.reading.CardScale``) they measure the fan's step better
+    than its card width does: uk-legal-1's waste fanned 18-22 px a step on a card read 68 px wide (0.27-0.32
+    widths; ``FAN_STEP`` is 0.21), so a QD and a 9S read 41 px apart, the 2D unread between them, were counted
+    three steps apart, a card too many. Gaps counted two or three steps are left out: a gap halved by a step
+    measured short would measure it shorter still (gk-misdeal-1: a QH read 5 px aside under the KS)."""
+    layout = LAYOUTS[layout_name(obs.game)]
+    out: list[float] = []
+    for pile, cards in obs.piles.items():
+        if pile not in layout or layout[pile].style != FAN_RIGHT:
+            continue
+        gaps = _fan_gaps(cards, obs.card_w)
+        counts = fan_steps(gaps, obs.fan_step if obs.fan_step > 0 else FAN_STEP * obs.card_w) if gaps else None
+        out += [gap for gap, k in zip(gaps, counts or (), strict=False) if k == 1]
+    return out
+
+
+def fan_steps(gaps: list[float], step: float) -> tuple[int, ...] | None:
+    """How many fan steps lie between each two neighbouring reads of a fan, ``gaps`` apart (pixels), at most
+    ``FAN_PLACES`` - 1 in all: the counts whose whole span is nearest a whole number of ``step`` (the layout's
+    expected step) and whose gaps, each divided by its count, agree with one another. The fan's own reads measure
+    its step better than the card's size does (a layout fit is up to 20 % off from frame to frame): xc-legal-1's
+    JH, 8D and JC read 53 and 28 px apart with the expected step at 21 px were counted three steps and one, four
+    places too many, and the fan was read as three cards where it showed four, the 3S unread; 2 and 1 agree.
+    Where one gap alone is read, the nearest whole number of steps (as before). None for more gaps than places."""
+    if len(gaps) > FAN_PLACES - 1:
+        return None
+    span = sum(gaps) / step
+    best: tuple[float, tuple[int, ...]] | None = None
+    for counts in itertools.product(range(1, FAN_PLACES), repeat=len(gaps)):
+        if sum(counts) > FAN_PLACES - 1:
+            continue
+        logs = [math.log(max(gap, 1.0) / k) for gap, k in zip(gaps, counts, strict=True)]
+        mean = sum(logs) / len(logs)
+        # a step's size varies from card to card (12-18 mm rendered), a count of two against one doubles it
+        cost = (span - sum(counts)) ** 2 + 2.0 * sum((v - mean) ** 2 for v in logs)
+        if best is None or cost < best[0]:
+            best = (cost, counts)
+    return None if best is None else best[1]
 
 
 def to_table(
@@ -1245,7 +1313,7 @@ def to_table(
     for pile, seen in obs.piles.items():
         names = [c.name for c in seen]
         if unread_in_fans and pile in layout and layout[pile].style == FAN_RIGHT:
-            names = fan_slots(seen, obs.card_w)
+            names = fan_slots(seen, obs.card_w, obs.fan_step)
         if filled.get(pile) is not None:
             names = list(filled[pile] or [])
         if face_down and pile in layout and layout[pile].style == FAN_DOWN:

@@ -60,6 +60,24 @@ def test_the_card_scale_is_the_median_of_the_last_frames_a_frame_that_measured_n
     assert scale(unmeasured).card_w == 120.0
 
 
+def test_the_fans_step_measured_over_frames_counts_the_unread_cards_between_two_reads() -> None:
+    # uk-legal-1: a waste fanned 18-22 px a step on a card read 68 px wide (FAN_STEP 0.21 says 14 px); a QD and a
+    # 9S 41 px apart, the 2D unread between them, are two steps apart, not three
+    from vision.assemble import fan_slots
+
+    def waste(*cards: tuple[str, float]) -> Observation:
+        return Observation("klondike", {"w": tuple(SeenCard(n, x, 100.0, 0.9, 1) for n, x in cards)}, (), card_w=68.0)
+
+    apart = waste(("QD", 400.0), ("9S", 441.0))
+    assert fan_slots(apart.piles["w"], apart.card_w) == ["QD", "??", "??", "9S"]  # by the card's width alone
+    scale = CardScale()
+    for _ in range(6):  # the QD and the 2D on it, one step apart
+        assert scale(waste(("QD", 400.0), ("2D", 419.0))).fan_step in (0.0, 19.0)
+    measured = scale(apart)
+    assert measured.fan_step == pytest.approx(19.0)
+    assert fan_slots(measured.piles["w"], measured.card_w, measured.fan_step) == ["QD", "??", "9S"]
+
+
 def test_a_cascade_cards_gap_is_its_distance_below_the_card_under_it_in_card_heights() -> None:
     # the tracker tells a card dealt on a column (a cascade's step below) from that card's pips read as an index
     # (more than half a card below: ``Tracker.deal_far``)

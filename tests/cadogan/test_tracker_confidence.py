@@ -1610,3 +1610,49 @@ def test_a_dealt_card_read_far_below_a_phantom_read_now_and_then_above_it_stays(
     assert not misdeal_texts(events)
     assert tracker.model is not None
     assert face_up(tracker.model, "t2") == (dealt,)
+
+
+@pytest.mark.parametrize("held_elsewhere", [True, False])
+def test_a_card_put_into_a_column_read_with_another_columns_card_in_its_place_is_accused(held_elsewhere: bool) -> None:
+    # uk-illegal-1 (ancient egyptians, plain): column 4's 4S read again in the emptied column 3's place in half the
+    # readings; column 3 was never read empty, and the 2 put into it went unaccused ("only a king may fill column 3")
+    start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
+    taken = make_table("klondike", {"w": "3C", "t1": "KS", "t2": "QH", "t4": "5S 4D", "t5": "JD"})
+    taken_odd = make_table("klondike", {"w": "3C", "t1": "KS", "t2": "QH", "t3": "JD", "t4": "5S 4D"})
+    filled = make_table("klondike", {"t1": "KS", "t2": "QH", "t3": "3C", "t4": "5S 4D", "t5": "JD"})
+    filled_odd = make_table("klondike", {"t1": "KS", "t2": "QH", "t3": "3C JD", "t4": "5S 4D"})
+    tracker = Tracker(partial=True, check_deal=False, held_elsewhere=held_elsewhere)
+    frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
+    for _ in range(2):  # the game taken up from this table (no move explains it), the JD read on column 3 too
+        frames += [None, *[(taken, confidences(taken)), (taken_odd, confidences(taken_odd, JD=0.55))] * 4]
+    frames += [None, *[(filled, confidences(filled)), (filled_odd, confidences(filled_odd, JD=0.55))] * 4]
+    frames += [(filled, confidences(filled))] * 4
+    events = observe(tracker, frames)
+    assert LOST in [e.text for e in events]
+    assert tracker.model is not None
+    illegal = [e for e in events if e.kind is EventKind.ILLEGAL]
+    assert bool(illegal) is held_elsewhere
+    if illegal:
+        assert illegal[0].moves == ("w>t3",)
+        assert "only a king" in illegal[0].text
+
+
+@pytest.mark.parametrize("behind_unmoved", [True, False])
+def test_no_accusation_after_a_card_read_unsure_where_a_move_put_it_goes_unread(behind_unmoved: bool) -> None:
+    # heldout14's yk-illegal-1 (jolly royal): the 4S taken from under the waste's 3H onto column 1, read there at
+    # 0.47-0.65 (too unsure to accuse); the 3H then put on it covered it, and "red 3 on black jack" was announced
+    # with the 4S still in the model's waste
+    start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
+    taken = make_table("klondike", {"w": "8H 4S 3H", "t1": "KS QD JC", "t2": "9C", "t3": "10D"})
+    pulled = make_table("klondike", {"w": "8H 3H", "t1": "KS QD JC 4S", "t2": "9C", "t3": "10D"})
+    covered = make_table("klondike", {"w": "8H", "t1": "KS QD JC 3H", "t2": "9C", "t3": "10D"})
+    tracker = Tracker(partial=True, check_deal=False, behind_unmoved=behind_unmoved)
+    frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
+    for _ in range(2):  # the game taken up from this table (no move explains it)
+        frames += [None, *[(taken, confidences(taken))] * 8]
+    frames += [None, *[(pulled, confidences(pulled, **{"4S": 0.55}))] * 8]
+    frames += [None, *[(covered, confidences(covered))] * 10]
+    events = observe(tracker, frames)
+    assert LOST in [e.text for e in events]
+    assert "please hold still, I am reading the table again" in [e.text for e in events]  # the 4S: unsure
+    assert (EventKind.ILLEGAL in kinds(events)) is not behind_unmoved

@@ -700,10 +700,32 @@ def _fan(*xs: float) -> tuple[SeenCard, ...]:
         ((0.0, 120.0), 100.0, ["8H", "??", "??", "2D"]),  # a fan shows three steps at most
         ((0.0, 30.0), 100.0, ["8H", "2D"]),  # a long step is still one step
         ((0.0, 63.0), 0.0, ["8H", "2D"]),  # no card size measured: the reads as they are
+        # the fan's own reads measure its step: 53 and 28 px apart are two steps and one, whatever the card's size
+        # says (xc-legal-1: the layout fit at 99 px for a card 116 px wide put three steps between the first two)
+        ((0.0, 53.0, 81.0), 99.0, ["8H", "??", "2D", "3C"]),
+        ((0.0, 53.0, 81.0), 116.0, ["8H", "??", "2D", "3C"]),
+        ((0.0, 28.0, 81.0), 99.0, ["8H", "2D", "??", "3C"]),
+        ((0.0, 33.0, 66.0), 116.0, ["8H", "2D", "3C"]),  # long steps that agree: one each
     ],
 )
 def test_a_fanned_wastes_unread_places_are_unknown_cards(xs: tuple[float, ...], card_w: float, want: list[str]) -> None:
     assert fan_slots(_fan(*xs), card_w) == want
+
+
+@pytest.mark.parametrize(
+    ("top_y", "want"),
+    [
+        (113.0, ["JH", "??", "8D", "JC"]),  # the top card's index read 13 px low, 27 px along: still the fan's
+        (160.0, ["JH", "8D", "JC"]),  # 60 px low: another card's corner, nothing to count
+    ],
+)
+def test_a_fans_top_card_read_a_little_low_is_still_in_the_fan(top_y: float, want: list[str]) -> None:
+    cards = (
+        SeenCard("JH", 358.0, 100.0, 0.9, 1),
+        SeenCard("8D", 411.0, 96.0, 0.5, 1),
+        SeenCard("JC", 438.0, top_y, 0.9, 1),
+    )
+    assert fan_slots(cards, 99.0) == want
 
 
 @pytest.mark.parametrize(("seed", "tilt"), [(28, 0.0), (30, 30.0), (33, 45.0)])
