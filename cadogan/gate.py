@@ -64,6 +64,12 @@ class MotionGate:
     or two."""
     burst: float = 8.0
     """Reads the budget may save up while nothing is read (one still period's worth at most)."""
+    recheck_s: float | None = 2.0
+    """Seconds between reads of a table already read (``done``): a change made with the hand barely in view moves
+    too few thumbnail pixels to count as motion (heldout14's yc-misdeal-1: three stock turns with the hand at the
+    frame's edge changed 0.03-0.2 % of the thumbnail, and nothing was read for 8 s), so a settled table is read
+    again now and then (``recheck_due``); a reading that shows a change starts a new still period (``restart``).
+    None: never."""
     reads: int = 0
     done: bool = False
     """The current still period has been read: skip frames until the next motion."""
@@ -73,6 +79,7 @@ class MotionGate:
     _stable: int = 0
     _tokens: float | None = field(default=None, repr=False)
     _t: float | None = field(default=None, repr=False)
+    _read_t: float | None = field(default=None, repr=False)
 
     def look(self, image: npt.NDArray[np.uint8], t: float | None = None) -> bool:
         """Show the gate a frame (taken at ``t`` seconds of the video: the reading budget runs on it; without
@@ -95,12 +102,30 @@ class MotionGate:
         """The still table is not read yet and the budget allows a read now (call after ``look``)."""
         return not self.done and (self._tokens is None or self._tokens >= 1.0)
 
+    def recheck_due(self) -> bool:
+        """The still table was read, ``recheck_s`` have passed since its last reading and the budget allows one
+        more (call after ``look``, which tells the time)."""
+        if not self.done or self.recheck_s is None or self._t is None or self._read_t is None:
+            return False
+        return self._t - self._read_t >= self.recheck_s and (self._tokens is None or self._tokens >= 1.0)
+
+    def rechecked(self, changed: bool) -> None:
+        """A reading of a table already read was made; ``changed``: it shows another table, so a new still
+        period begins (read as after motion)."""
+        self._spend()
+        if changed:
+            self.reads, self.done, self._vote, self._stable = 0, False, None, 0
+
+    def _spend(self) -> None:
+        self._read_t = self._t
+        if self._tokens is not None:
+            self._tokens -= 1.0
+
     def read_once(self, accepted: bool, vote: object = None) -> None:
         """One reading of the still table was made; ``accepted``: the tracker's vote now stands on it;
         ``vote``: what the vote says now (None: nothing that may be called stable, see ``Tracker.vote_key``)."""
         self.reads += 1
-        if self._tokens is not None:
-            self._tokens -= 1.0
+        self._spend()
         self._stable = self._stable + 1 if vote is not None and vote == self._vote else 0
         self._vote = vote
         stable = self._stable >= self.stable_reads and self.reads >= self.min_reads

@@ -84,6 +84,23 @@ class WatchSummary:
 SPOKEN = (EventKind.MISDEAL, EventKind.ILLEGAL, EventKind.UNCLEAR, EventKind.END, EventKind.MOVE)
 
 
+def shows_change(model: Table, reading: Reading, settled: tuple[object, ...] | None, sure: float = 0.7) -> bool:
+    """Does ``reading`` show another table than the one the tracker settled on (``model``, whose newest reading's
+    key is ``settled``)? With cards' own confidences: a card read with ``sure`` confidence where the model has
+    none of it face up (a misread that repeats is read unsure; measured, ``Tracker.sure_card``); without them,
+    any difference from the settled reading."""
+    if reading.table is None:
+        return False
+    if not reading.cards:
+        return reading.table.key() != settled
+    for (pile, code), confidence in reading.cards.items():
+        if confidence < sure or pile not in model.pile_ids:
+            continue
+        if code not in model.codes(pile)[model.face_down_count(pile) :]:
+            return True
+    return False
+
+
 def watch(
     frames: Iterable[TimedFrame],
     reader: Reader,
@@ -132,6 +149,14 @@ def watch(
             gated_read = not moving
         elif not gate.look(frame.image, frame.t):
             reading = Reading(None, 0.0)  # moving: a hand over the cards, nothing to read
+        elif gate.recheck_due() and tracker.settled and tracker.model is not None:
+            check = reader(frame.image)  # a settled table read again: a change the gate saw no motion for?
+            summary.recognised += 1
+            changed = shows_change(tracker.model, check, tracker.still_key())
+            gate.rechecked(changed)
+            if not changed:
+                continue
+            reading = Reading(None, 0.0)  # as after motion: the still period ends, the next frames start another
         elif not gate.may_read:
             continue  # still, and already read (or the reading budget is spent for now)
         else:

@@ -60,6 +60,23 @@ def _frames(tables: list[Table | None], fps: float = 10.0) -> tuple[list[TimedFr
     return frames, dict(enumerate(tables))
 
 
+class _Played:
+    """Frames of ``tables`` (see ``_frames``), and which table the frame last yielded shows."""
+
+    def __init__(self, tables: list[Table | None]) -> None:
+        self.frames, self.by_index = _frames(tables)
+        self.index = 0
+
+    def __iter__(self) -> Iterator[TimedFrame]:
+        for frame in self.frames:
+            self.index = frame.index
+            yield frame
+
+    @property
+    def shown(self) -> Table | None:
+        return self.by_index[self.index]
+
+
 def test_auto_hints_come_when_the_table_is_settled_once_per_position() -> None:
     table = camera_view(Table.dealt(find_game("klondike"), 2))
     move = next(iter(Table.dealt(find_game("klondike"), 2).generate_moves()))
@@ -68,26 +85,18 @@ def test_auto_hints_come_when_the_table_is_settled_once_per_position() -> None:
     after.push(move)
     moved = camera_view(after)
     # 2 s still, a hand that passes without a move, 2 s still, a move, 2 s still (10 frames a second)
-    tables: list[Table | None] = [table] * 20 + [None] * 5 + [table] * 20 + [None] * 5 + [moved] * 20
-    frames, by_index = _frames(tables)
-    state = {"index": 0}
-
-    def frames_with_index() -> Iterator[TimedFrame]:
-        for frame in frames:
-            state["index"] = frame.index
-            yield frame
+    played = _Played([table] * 20 + [None] * 5 + [table] * 20 + [None] * 5 + [moved] * 20)
 
     def reader(image: np.ndarray) -> Reading:
-        shown = by_index[state["index"]]
-        return Reading(shown, 0.97 if shown is not None else 0.0)
+        return Reading(played.shown, 0.97 if played.shown is not None else 0.0)
 
     hinted: list[float] = []
 
     def hinter(model: Table) -> Advice:
-        hinted.append(state["index"] / 10)
+        hinted.append(played.index / 10)
         return Advice("a move", 0.5)
 
-    summary = watch(frames_with_index(), reader, Tracker(partial=True), hinter=hinter, auto_hint_after=1.0)
+    summary = watch(iter(played), reader, Tracker(partial=True), hinter=hinter, auto_hint_after=1.0)
     assert [e.kind for e in summary.events].count(EventKind.MOVE) == 1
     # one hint on the deal a second after it was read (settled at its third reading), none after the hand
     # that moved nothing, one a second after the move was read
@@ -264,3 +273,52 @@ def test_the_reading_budget_is_counted_in_video_time() -> None:
     free = MotionGate(max_reads=100, stable_reads=100)
     looks = [free.look(image) and free.may_read for image in [moving, *[still] * 30]]
     assert sum(looks) == 29  # without frame times there is no budget
+
+
+@pytest.mark.parametrize("own", [True, False])
+@pytest.mark.parametrize("recheck_s", [2.0, None])
+def test_a_move_made_with_no_motion_the_gate_sees_is_found_by_reading_the_settled_table_again(
+    recheck_s: float | None, own: bool
+) -> None:
+    # heldout14's yc-misdeal-1: three stock turns made with the hand at the frame's edge changed too few thumbnail
+    # pixels to count as motion, and the settled table was never read again
+    table = _start()
+    moved = table.copy()
+    moved.stage = Stage.PLAY
+    moved.push(Move.parse("t1>t2"))
+    played = _Played([table] * 30 + [moved] * 40)  # the same picture throughout, for the gate
+
+    def reader(image: np.ndarray) -> Reading:
+        shown = played.shown
+        assert shown is not None
+        cards = {(p, code): 0.9 for p in shown.pile_ids for code in shown.codes(p)} if own else {}
+        return Reading(shown, 0.9, cards=cards)
+
+    gate = MotionGate(recheck_s=recheck_s)
+    summary = watch(iter(played), reader, Tracker(check_deal=False), gate=gate)
+    moves = [e.moves for e in summary.events if e.kind is EventKind.MOVE]
+    assert moves == ([("t1>t2",)] if recheck_s is not None else [])
+    # a settled table is read again every 2 s at most: a few reads more, not every frame
+    assert summary.recognised <= 6 + 7 + 6 + 3
+
+
+def test_a_read_table_is_due_to_be_read_again_every_recheck_seconds_and_a_change_starts_a_new_still_period() -> None:
+    still = np.zeros((90, 160, 3), np.uint8)
+    gate = MotionGate(recheck_s=2.0, reads_per_second=100.0)
+    due: list[float] = []
+    for n in range(60):  # 6 s at 10 looks a second
+        t = n / 10
+        if not gate.look(still, t):
+            continue
+        if gate.recheck_due():
+            due.append(t)
+            gate.rechecked(changed=False)
+        elif gate.may_read:
+            gate.read_once(accepted=True)  # the first reading settles it
+    assert due == [pytest.approx(2.2), pytest.approx(4.2)]  # read at 0.2 s (still), then again every 2 s
+    assert gate.done
+    assert not gate.may_read
+    gate.rechecked(changed=True)
+    assert not gate.done  # another table: read as a new still period
+    assert gate.may_read
+    assert not MotionGate(recheck_s=None, done=True).recheck_due()
