@@ -268,8 +268,19 @@ HELDOUT_14: tuple[Spec, ...] = (
     Spec("yk-illegal-1", "klondike", 267, "kde_jolly_royal", ("red_on_red", "from_under")),
     Spec("yc-misdeal-1", "canfield", 269, "kde_nicu_white", misdeal=True),
 )
-"""Six more, rendered in session 26 after its changes and measured once with its final code (both versions of the
-session side by side), with no change made after: the held-out set for the next session's work."""
+"""Six more, rendered in session 26 after its first three changes and measured once with session 25's code and its
+own side by side; then looked at (two more changes came of it)."""
+
+HELDOUT_15: tuple[Spec, ...] = (
+    Spec("zk-legal-1", "klondike", 271, "kde_standard", moves=24),
+    Spec("zc-legal-1", "canfield", 273, "kde_ancient_egyptians", moves=24),
+    Spec("zk-legal-2", "klondike", 275, "kde_nicu_white", moves=24),
+    Spec("zc-illegal-1", "canfield", 277, "kde_jolly_royal", ("red_on_red", "from_under")),
+    Spec("zk-illegal-1", "klondike", 279, "kde_penguins", ("from_under", "non_king_space")),
+    Spec("zc-misdeal-1", "canfield", 281, "kde_penguins", misdeal=True),
+)
+"""Six more, rendered at the end of session 26 and measured once with its final code and session 25's side by side,
+with no change made after: the held-out set for the next session's work."""
 
 SETS = {
     "main": SPECS,
@@ -287,6 +298,7 @@ SETS = {
     "heldout12": HELDOUT_12,
     "heldout13": HELDOUT_13,
     "heldout14": HELDOUT_14,
+    "heldout15": HELDOUT_15,
 }
 
 
