@@ -6,8 +6,10 @@ over the cards, the camera knocked) the table is *moving* and nothing is read; o
 ``settle`` looks in a row the table is *still*, and the recogniser reads it until the tracker's vote has
 accepted what it sees, or the vote has stood unchanged for ``stable_reads`` reads (more readings of a
 table read the same way change nothing), or ``max_reads`` reads have failed to agree. Until the next
-motion every frame is then skipped. Slow changes of light and a little camera shake stay below the
-threshold: the thumbnail is blurred and its mean brightness removed before comparing.
+motion every frame is then skipped, but for one read every ``recheck_s`` of a table the tracker settled on
+(a change made with the hand barely in view moves too few pixels to count as motion). Slow changes of light
+and a little camera shake stay below the threshold: the thumbnail is blurred and its mean brightness removed
+before comparing.
 
 Reads are also held to a budget counted in the video's own time (``reads_per_second`` on average, up to
 ``burst`` saved up): a recogniser the tracker cannot follow would otherwise be asked ``max_reads`` times in
@@ -68,7 +70,7 @@ class MotionGate:
     """Seconds between reads of a table already read (``done``): a change made with the hand barely in view moves
     too few thumbnail pixels to count as motion (heldout14's yc-misdeal-1: three stock turns with the hand at the
     frame's edge changed 0.03-0.2 % of the thumbnail, and nothing was read for 8 s), so a settled table is read
-    again now and then (``recheck_due``); a reading that shows a change starts a new still period (``restart``).
+    again now and then (``recheck_due``); a reading that shows a change starts a new still period (``rechecked``).
     None: never."""
     reads: int = 0
     done: bool = False
