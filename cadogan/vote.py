@@ -11,6 +11,7 @@ result as moves.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -61,11 +62,8 @@ class Evidence:
         cards counted (0 the lowest): see ``unread_between``."""
         self.sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
         """Per pile, how many face-up cards each reading named there (those left in the vote)."""
-        self.raw_sizes: dict[str, list[int]] = {p: [] for p in self.pile_ids}
-        """The same counting every card named, doubtful ones too (a pile is read short only if no card at all
-        was read there)."""
         self.named: dict[str, list[tuple[int, ...]]] = {p: [] for p in self.pile_ids}
-        """The same: the face-up cards each reading named there, doubtful ones too."""
+        """Per pile, the face-up cards each reading named there, doubtful ones too (``raw_sizes`` counts them)."""
         self.downs: dict[str, Counter[tuple[int, ...]]] = {p: Counter() for p in self.pile_ids}
         self.confidences = [conf for _, conf in readings]
         self.tops: Counter[tuple[int, str]] = Counter()
@@ -97,7 +95,6 @@ class Evidence:
                 down = table.face_down_count(pile)
                 self.downs[pile][codes[:down]] += 1
                 named = [c for c in codes[down:] if c != UNKNOWN]
-                self.raw_sizes[pile].append(len(named))
                 self.named[pile].append(tuple(named))
                 up = [c for c in named if own is None or (c, pile) not in self.doubtful]
                 self.doubtful_support.update((c, pile) for c in dict.fromkeys(named) if (c, pile) in self.doubtful)
@@ -116,6 +113,12 @@ class Evidence:
                     mine = conf if own is None else own.get((pile, card), conf)
                     self._card_conf.setdefault((card, pile), []).append(mine)
                     self._rank.setdefault((card, pile), []).append(k / max(1, len(up) - 1) if len(up) > 1 else 1.0)
+
+    @functools.cached_property
+    def raw_sizes(self) -> dict[str, list[int]]:
+        """Per pile, how many face-up cards each reading named there, doubtful ones too (a pile is read short only
+        if no card at all was read there; ``sizes`` counts those left in the vote)."""
+        return {pile: [len(named) for named in readings] for pile, readings in self.named.items()}
 
     def support(self, card: int, pile: str) -> int:
         return self.seen.get(card, Counter())[pile]

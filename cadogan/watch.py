@@ -15,6 +15,7 @@ from cadogan.session import SessionLog
 from cadogan.sources import TimedFrame
 from cadogan.speech import Speaker
 from cadogan.tracker import CardConfidences, Event, EventKind, Tracker
+from cadogan.vote import face_up
 from engine.moves import Move
 from engine.table import Table
 
@@ -96,7 +97,7 @@ def shows_change(model: Table, reading: Reading, settled: tuple[object, ...] | N
     for (pile, code), confidence in reading.cards.items():
         if confidence < sure or pile not in model.pile_ids:
             continue
-        if code not in model.codes(pile)[model.face_down_count(pile) :]:
+        if code not in face_up(model, pile):
             return True
     return False
 

@@ -1228,22 +1228,20 @@ def fan_slots(cards: tuple[SeenCard, ...], card_w: float, step: float = 0.0) -> 
     stray read of another card's corner among the fan's). How many steps lie between each two reads: see
     :func:`fan_steps`, with the fan's ``step`` as measured over frames (pixels; 0: ``FAN_STEP`` card widths)."""
     read = [card.name for card in cards]
-    gaps = _fan_gaps(cards, card_w)
-    if not gaps:
-        return read
-    counts = fan_steps(gaps, step if step > 0 else FAN_STEP * card_w)
-    if counts is None:
+    counted = _fan_counts(cards, card_w, step)
+    if not counted:
         return read
     names = read[:1]
-    for k, card in zip(counts, cards[1:], strict=True):
+    for (_, k), card in zip(counted, cards[1:], strict=True):
         names += [UNKNOWN] * (k - 1) + [card.name]
     return names
 
 
-def _fan_gaps(cards: tuple[SeenCard, ...], card_w: float) -> list[float]:
-    """How far apart (pixels, along the fan) each two neighbouring reads of a fan lie; none where the card's size
-    is not measured or two reads do not lie side by side."""
-    if card_w <= 0:
+def _fan_counts(cards: tuple[SeenCard, ...], card_w: float, step: float) -> list[tuple[float, int]]:
+    """Per two neighbouring reads of a fan, how far apart they lie (pixels, along the fan) and how many steps that
+    is (:func:`fan_steps`, the step ``step`` or, at 0, ``FAN_STEP`` card widths); none where the card's size is not
+    measured, two reads do not lie side by side, or there are more of them than a fan shows."""
+    if card_w <= 0 or len(cards) < 2:
         return []
     gaps = []
     for a, b in itertools.pairwise(cards):
@@ -1251,7 +1249,8 @@ def _fan_gaps(cards: tuple[SeenCard, ...], card_w: float) -> list[float]:
         if abs(dy) > max(0.3 * abs(dx), FAN_RISE * card_w):  # not along the fan (another card's corner read)
             return []
         gaps.append(abs(dx))
-    return gaps
+    counts = fan_steps(gaps, step if step > 0 else FAN_STEP * card_w)
+    return [] if counts is None else list(zip(gaps, counts, strict=True))
 
 
 def fan_step_estimates(obs: Observation) -> list[float]:
@@ -1266,9 +1265,7 @@ def fan_step_estimates(obs: Observation) -> list[float]:
     for pile, cards in obs.piles.items():
         if pile not in layout or layout[pile].style != FAN_RIGHT:
             continue
-        gaps = _fan_gaps(cards, obs.card_w)
-        counts = fan_steps(gaps, obs.fan_step if obs.fan_step > 0 else FAN_STEP * obs.card_w) if gaps else None
-        out += [gap for gap, k in zip(gaps, counts or (), strict=False) if k == 1]
+        out += [gap for gap, k in _fan_counts(cards, obs.card_w, obs.fan_step) if k == 1]
     return out
 
 
