@@ -282,6 +282,28 @@ HELDOUT_15: tuple[Spec, ...] = (
 """Six more, rendered at the end of session 26 and measured once with its final code and session 25's side by side,
 with no change made after: the held-out set for the next session's work."""
 
+HELDOUT_16: tuple[Spec, ...] = (
+    Spec("ak-legal-1", "klondike", 283, "kde_penguins", moves=24),
+    Spec("ac-legal-1", "canfield", 285, "kde_standard", moves=24),
+    Spec("ak-legal-2", "klondike", 287, "kde_jolly_royal", moves=24),
+    Spec("ac-illegal-1", "canfield", 289, "kde_nicu_white", ("from_under", "red_on_red")),
+    Spec("ak-illegal-1", "klondike", 291, "kde_ancient_egyptians", ("non_king_space", "red_on_red")),
+    Spec("ac-misdeal-1", "canfield", 293, "kde_ancient_egyptians", misdeal=True),
+)
+"""Six more, rendered at the start of session 27 and measured once with session 26's code and the session's first
+change side by side (identical), then looked at (ak-legal-1's false alarms: the second change came of it)."""
+
+HELDOUT_17: tuple[Spec, ...] = (
+    Spec("bk-legal-1", "klondike", 295, "kde_ancient_egyptians", moves=24),
+    Spec("bc-legal-1", "canfield", 297, "kde_penguins", moves=24),
+    Spec("bk-legal-2", "klondike", 299, "kde_nicu_white", moves=24),
+    Spec("bc-illegal-1", "canfield", 301, "kde_standard", ("red_on_red", "from_under")),
+    Spec("bk-illegal-1", "klondike", 303, "kde_jolly_royal", ("from_under", "non_king_space")),
+    Spec("bk-misdeal-1", "klondike", 305, "kde_standard", misdeal=True),
+)
+"""Six more, rendered at the end of session 27 and measured once with its final code and session 26's side by side,
+with no change made after: the held-out set for the next session's work."""
+
 SETS = {
     "main": SPECS,
     "heldout": HELDOUT,
@@ -299,6 +321,8 @@ SETS = {
     "heldout13": HELDOUT_13,
     "heldout14": HELDOUT_14,
     "heldout15": HELDOUT_15,
+    "heldout16": HELDOUT_16,
+    "heldout17": HELDOUT_17,
 }
 
 

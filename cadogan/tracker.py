@@ -6,25 +6,26 @@ and sees the odd card that is not there, so no whole reading is trusted: the rea
 moved are voted *card by card* (``cadogan.vote.Evidence``: a card's place is where most readings saw it; it counts as
 seen there when ``seen_in`` readings agree; its confidence grows with every reading that agrees).
 
-The engine completes the vote (``completed``): a card of the last accepted table that no reading puts elsewhere
-stays where it was, and the voted table is accepted only when the engine explains it: the first one as a deal
-layout, every later one as up to ``max_moves`` legal moves from the last table. Of two explanations the one that
-needs fewer cards nobody saw wins, then the one that leaves out fewer cards read in a waste's fan, then the one with
-fewer moves; one that leans on a card no reading saw where it puts it (or on a new top card few readings saw on top)
-waits for more readings, up to ``patience``; a table taken as unchanged is read on while the vote puts a card where
-no reading saw it before (up to ``vote_kept_reads`` readings). A change that only an illegal move explains (alone,
-taken from under a card, or with a legal move before or after it), and a misdeal, are announced only when every card
-they rest on was seen where they put it by ``votes`` readings with a combined confidence of ``confident``, the moved
-card's old place was itself seen that well, and the same mistake was found at two looks in a row; a move of a
-face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the player to
-hold still. A single misread frame therefore never becomes an announced mistake. The deal is read on (up to
-``stray_reads`` readings) while its vote leaves out a card as many readings saw as a vote needs (misreads scattered
-over its pile outvote it: it may be a card dealt too many). A deal that went by unread (the
-table moved before it was read clearly) is not checked afterwards: the game is followed from the first table read
-clearly. Where the reader also counts the backs it sees per pile, a pile read blank at the deal is "dealt short"
-only if it is a cascade that shows no back either (it is empty); any other blank pile may hold a card the camera
-could not read, so the player is asked about it and the model holds an unknown card there until a reading names it
-(a deck whose indices the recogniser cannot read would otherwise be announced as a misdeal).
+The engine completes the vote (``completed``): a card of the last accepted table that no reading puts elsewhere stays
+where it was, and the voted table is accepted only when the engine explains it: the first one as a deal layout, every
+later one as up to ``max_moves`` legal moves from the last table. Of two explanations the one that needs fewer cards
+nobody saw wins, then the one that does not hide below a waste's fan two cards read there under another (``FAN_BURIED``;
+one that does waits for ``fan_in_view_reads`` readings), then the one that leaves out fewer cards read in the fan, then
+the one with fewer moves; one that leans on a card no reading saw where it puts it (or on a new top card few readings
+saw on top) waits for more readings, up to ``patience``; a table taken as unchanged is read on while the vote puts a
+card where no reading saw it before (up to ``vote_kept_reads`` readings). A change that only an illegal move explains
+(alone, taken from under a card, or with a legal move before or after it), and a misdeal, are announced only when every
+card they rest on was seen where they put it by ``votes`` readings with a combined confidence of ``confident``, the
+moved card's old place was itself seen that well, and the same mistake was found at two looks in a row; a move of a
+face-down card is never announced. Otherwise the tracker waits and, after ``patience`` readings, asks the player to hold
+still. A single misread frame therefore never becomes an announced mistake. The deal is read on (up to ``stray_reads``
+readings) while its vote leaves out a card as many readings saw as a vote needs (misreads scattered over its pile
+outvote it: it may be a card dealt too many). A deal that went by unread (the table moved before it was read clearly) is
+not checked afterwards: the game is followed from the first table read clearly. Where the reader also counts the backs
+it sees per pile, a pile read blank at the deal is "dealt short" only if it is a cascade that shows no back either (it
+is empty); any other blank pile may hold a card the camera could not read, so the player is asked about it and the model
+holds an unknown card there until a reading names it (a deck whose indices the recogniser cannot read would otherwise be
+announced as a misdeal).
 
 Where the reader gives each card its own confidence, a recogniser's misreads that repeat in every frame
 (which a vote cannot outvote) are told apart by it: a card never read with ``new_card`` confidence at a
@@ -211,6 +212,9 @@ class Tracker:
     _midway: bool = False
     """The model was taken up from a table in view, not from the deal: what lies under a foundation's top card
     (and so, in games like Canfield, the foundations' base rank) is a guess, which no accusation may rest on."""
+    _taken_empty: set[str] = field(default_factory=set)
+    """Columns the game taken up again has empty where a face-up card may lie unread, that no move followed since
+    has changed (see ``taken_empty_doubted``)."""
     _deal_missed: bool = False
     """The table was read still, not clearly enough to be taken as the deal, and has moved since: what is seen
     next may be the game under way, not the deal, and is not checked as a deal."""
@@ -274,6 +278,15 @@ class Tracker:
     vote_kept_reads: int = 16
     _still_reads: int = 0
     """Readings of the still table in view."""
+    fan_in_view: bool = True
+    """Of the explanations of a change, prefer one that leaves in sight the cards the readings see under another in
+    the waste's fan (``_fan_buried``: first after the cards left out unseen), and take one that buries ``FAN_BURIED``
+    of them below the fan only after ``fan_in_view_reads`` readings of the still table: zc-legal-1 (ancient
+    egyptians, Canfield): the 4D played off the waste onto a column, read there in one reading of six, was taken for a
+    stock turn that would have hidden the 3C and 7S read in the fan, and the game was lost; the seventh reading put the
+    4D on its column. A model already wrong (its stock a turn behind) follows such a turn after those readings, or,
+    where the table moves or the video ends first, at the next change (nc-legal-1 lost its last turn so)."""
+    fan_in_view_reads: int = 8
     fan_gaps: bool = True
     """Of the explanations of a change, prefer the one that leaves out fewer cards the readings saw in a waste's fan
     under a card it shows there (``_fan_gaps``; before the number of moves): measured on c-illegal-1, whose played
@@ -296,6 +309,14 @@ class Tracker:
     showed there keeps its most-read cards (``_squared``): two names read for one squared card are misreads that
     disagree (measured on the held-out hc-illegal-1, enrolled ancient egyptians: foundation 1's 10C read as the 10D
     in 2 readings of 8, the deal never taken)."""
+    taken_empty_doubted: bool = True
+    """After the tracker lost the game and took it up again, no accusation rests on a column taken up empty where the
+    lost model may have left a card unread (``_empty_unsure``: it held face-down cards there, or a face-up card the
+    game taken up holds nowhere), until a move followed since changes it (``_taken_empty``): ak-legal-1 (penguins,
+    enrolled) took column 4 up empty where its 8D lay face up alone, read in one reading of six, and announced
+    "only a king may fill column 4" for the black 7 put on it; and column 3, whose face-down cards the lost model
+    held, likewise. A column whose cards the game taken up holds elsewhere was emptied by the moves missed: a
+    non-king put there is still announced (jk-illegal-1)."""
     deal_on_leave: bool = True
     """When hands come over the cards before the deal was taken, the deal is judged on the readings made so far,
     with no stray card waited on (``stray_reads``) and no request to hold still (``_last_look``): a player who starts
@@ -928,7 +949,19 @@ class Tracker:
             fans = (
                 _fan_orders(model, evidence, self._need) if self.partial and self.fan_gaps and len(moving) > 1 else {}
             )
-            _, _, seen, explanation = best = min(moving, key=lambda item: (item[0], _fan_gaps(fans, item[2]), item[1]))
+            buried = {
+                id(item): _fan_buried(model, _after(model, item[3], item[2], self.partial), evidence, self._need)
+                >= FAN_BURIED
+                if self.partial and self.fan_in_view
+                else False
+                for item in moving
+            }
+            _, _, seen, explanation = best = min(
+                moving, key=lambda item: (item[0], buried[id(item)], _fan_gaps(fans, item[2]), item[1])
+            )
+            if buried[id(best)] and self._still_reads < self.fan_in_view_reads:
+                self._settled = False
+                return []  # it hides cards the readings see in the waste's fan: more readings first
             # only the doubted explanations move when there are any: the weakly read card is unknown from now on
             base = doubted[0] if doubted is not None else renamed[0] if renamed is not None else model
             waste = None
@@ -1584,6 +1617,8 @@ class Tracker:
             sure_cap = 0.0  # nor on a column whose face-down cards the readings do not see
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
             sure_cap = 0.0
+        if self.taken_empty_doubted and any(p in self._taken_empty for p in touched):
+            sure_cap = 0.0  # nor on a column taken up empty that no followed move changed: a card may lie unread
         elsewhere = frozenset(self._held_elsewhere(after, evidence, touched))
         if _others_seen(reveal(after, seen, self.partial)[0], touched, evidence, self.seen_in, elsewhere):
             sure_cap = 0.0  # nor on a pile where the readings saw a card the model lost
@@ -1718,6 +1753,8 @@ class Tracker:
         model = _start_from_sighting(seen) if self.partial else seen.copy()
         self._midway = True
         model.stage = Stage.PLAY
+        if self.model is not None:
+            self._taken_empty = _empty_unsure(self.model, model, self._taken_empty)
         self.model = model
         self._cache.clear()
         self._slow.clear()
@@ -1866,6 +1903,7 @@ class Tracker:
                     self._confirmed.discard(card)
             if face_up(model, pile) != face_up(after, pile):
                 self._seen_empty.discard(pile)
+                self._taken_empty.discard(pile)
 
     def _accept(self, t: float, evidence: Evidence, seen: Table, explanation: Explanation) -> list[Event]:
         model = self.model
@@ -2032,6 +2070,48 @@ def _buried(model: Table, evidence: Evidence, need: int) -> frozenset[int]:
         )
         out.update(codes if covered else codes[:-1])
     return frozenset(out)
+
+
+FAN_SHOWS = 4
+"""The most cards a waste's fan shows (``vision.assemble.FAN_PLACES``): the turned three and the edge of the top
+card under them."""
+FAN_BURIED = 2
+"""Fan cards an explanation must bury to be doubted (``_fan_buried``): one may be a misread of the new top card's
+twin (hc-legal-2, penguins: the 3C read as the 3S the model had a turn below)."""
+
+
+def _fan_buried(model: Table, after: Table, evidence: Evidence, need: int) -> int:
+    """Cards ``need`` readings saw on a waste under another card read there, which ``model`` had in its fan's view
+    (among its top ``FAN_SHOWS``) and ``after`` buries below it: the readings contradict that change (zc-legal-1:
+    the 4D played off the waste onto a column, read there once, taken for a stock turn, which would have hidden the
+    3C and 7S read in the fan under the 2S)."""
+    buried = 0
+    for pile, order in _fan_orders(model, evidence, need).items():
+        if model.game.pile(pile).role is not Role.WASTE:
+            continue
+        before, now = model.codes(pile), after.codes(pile)
+        hidden = set(now[:-FAN_SHOWS]) - set(now[-FAN_SHOWS:])
+        buried += sum(1 for card in order[:-1] if card in before[-FAN_SHOWS:] and card in hidden)
+    return buried
+
+
+def _empty_unsure(lost: Table, taken: Table, unsure: set[str]) -> set[str]:
+    """The columns ``taken`` (a game taken up again) has empty where the ``lost`` model may have left a card unread:
+    it held face-down cards there (one of them is face up now, unless more moves than the tracker missed took
+    every one away), or a known face-up card that ``taken`` holds nowhere, or it had the column empty and
+    ``unsure`` already. A column whose cards ``taken`` holds elsewhere was emptied by the moves missed."""
+    held = {card for pile in taken.pile_ids for card in taken.codes(pile) if card != UNKNOWN}
+    return {
+        pile
+        for pile in taken.pile_ids
+        if taken.game.pile(pile).role is Role.TABLEAU
+        and not taken.codes(pile)
+        and (
+            lost.face_down_count(pile) > 0
+            or any(card != UNKNOWN and card not in held for card in face_up(lost, pile))
+            or (not lost.codes(pile) and pile in unsure)
+        )
+    }
 
 
 def _fan_orders(model: Table, evidence: Evidence, need: int) -> dict[str, list[int]]:

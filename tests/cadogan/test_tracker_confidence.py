@@ -1290,8 +1290,9 @@ def test_no_accusation_rests_on_a_column_whose_face_down_cards_the_camera_does_n
 def test_a_column_taken_up_blank_whose_backs_show_is_not_read_empty(backs_not_empty: bool) -> None:
     # the held-out hk-legal-1 (kde_penguins, plain recogniser): column 7's KC read in one reading of six, its 4 backs
     # in all; the game was taken up with the column empty, and the QH put on the KC was accused as "only a king may
-    # fill column 7"
-    tracker = Tracker(partial=True, check_deal=False, backs_not_empty=backs_not_empty)
+    # fill column 7" (the lost model held face-down cards there too: ``taken_empty_doubted`` alone keeps that
+    # accusation back as well, so it is off here, to see this rule alone)
+    tracker = Tracker(partial=True, check_deal=False, backs_not_empty=backs_not_empty, taken_empty_doubted=False)
     start = make_table("klondike", {"t1": "5S", "t2": "6H", "t3": "7C"})
     taken = make_table("klondike", {"t1": "KS", "t2": "JD", "t6": "QH"})  # column 7's king unread
     played = make_table("klondike", {"t1": "KS", "t2": "JD", "t6": "9C", "t7": "QH"})  # the queen onto the king
@@ -1621,7 +1622,9 @@ def test_a_card_put_into_a_column_read_with_another_columns_card_in_its_place_is
     taken_odd = make_table("klondike", {"w": "3C", "t1": "KS", "t2": "QH", "t3": "JD", "t4": "5S 4D"})
     filled = make_table("klondike", {"t1": "KS", "t2": "QH", "t3": "3C", "t4": "5S 4D", "t5": "JD"})
     filled_odd = make_table("klondike", {"t1": "KS", "t2": "QH", "t3": "3C JD", "t4": "5S 4D"})
-    tracker = Tracker(partial=True, check_deal=False, held_elsewhere=held_elsewhere)
+    # (``taken_empty_doubted`` off: the lost model here, the deal's shape, held face-down cards on column 3, which
+    # the game taken up has empty, and that rule alone would keep the accusation back)
+    tracker = Tracker(partial=True, check_deal=False, held_elsewhere=held_elsewhere, taken_empty_doubted=False)
     frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
     for _ in range(2):  # the game taken up from this table (no move explains it), the JD read on column 3 too
         frames += [None, *[(taken, confidences(taken)), (taken_odd, confidences(taken_odd, JD=0.55))] * 4]
@@ -1656,3 +1659,80 @@ def test_no_accusation_after_a_card_read_unsure_where_a_move_put_it_goes_unread(
     assert LOST in [e.text for e in events]
     assert "please hold still, I am reading the table again" in [e.text for e in events]  # the 4S: unsure
     assert (EventKind.ILLEGAL in kinds(events)) is not behind_unmoved
+
+
+@pytest.mark.parametrize(
+    ("fan_in_view", "reads", "taken"),
+    [
+        (True, 6, []),  # the turn would hide fan cards read there: read on
+        (False, 6, [("s:3>w",)]),  # (the rule off: zc-legal-1's loss)
+        (True, 14, [("s:3>w",)]),  # no other explanation after 12 readings: the model may be wrong, follow it
+    ],
+)
+def test_a_change_that_buries_cards_read_in_the_waste_fan_waits_for_more_readings(
+    fan_in_view: bool, reads: int, taken: list[tuple[str, ...]]
+) -> None:
+    # zc-legal-1 (ancient egyptians, Canfield): the waste's 4D played onto a column, read there in one reading of
+    # six; the waste then read [3C 7S 2S], its 2S unread until then. A stock turn explained it (the 2S a new card),
+    # which would have buried the 3C and 7S read in the fan under three cards, and the 4D was lost with the game
+    truth = _canfield("9C 8D 7S 4C 5D 3C 8H AD 3H 10C QH JD 2H 10H")
+    read = _waste_read
+    tracker = Tracker(partial=True, check_deal=False, fan_in_view=fan_in_view)
+    observe(tracker, [(read(truth, fan=3), confidences(read(truth, fan=3)))] * 6)
+    truth.push(Move.parse("s:3>w"))
+    observe(tracker, [None, *[(read(truth, fan=3), confidences(read(truth, fan=3)))] * 6], start=1.0)
+    truth.push(Move.parse("s:3>w"))
+    unread = read(truth, fan=3)  # the fan's middle card never read (its place seen): the model holds it unknown
+    piles = [list(unread.codes(p)) for p in unread.pile_ids]
+    piles[unread.pile_ids.index("w")][1] = UNKNOWN
+    unread = Table(unread.game, piles, [0] * len(piles))
+    observe(tracker, [None, *[(unread, confidences(unread))] * 6], start=2.0)
+    assert tracker.model is not None
+    assert [str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")][-3:] == ["QH", "??", "3H"]
+    truth.push(Move.parse("w>t1"))  # the 3H onto the 4S, read there by no reading
+    played = read(truth, fan=3)
+    piles = [list(played.codes(p)) for p in played.pile_ids]
+    piles[played.pile_ids.index("t1")] = [parse_code("4S")]
+    missed = Table(played.game, piles, [0] * len(piles))
+    events = observe(tracker, [None, *[(missed, confidences(missed))] * reads], start=3.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == taken
+    assert EventKind.ILLEGAL not in kinds(events)
+    if reads > 6:
+        return
+    truth.push(Move.parse("s:3>w"))
+    events = observe(tracker, [None, *[(read(truth, fan=3), confidences(read(truth, fan=3)))] * 6], start=5.0)
+    said = [e.moves for e in events if e.kind is EventKind.MOVE]
+    if fan_in_view:  # the play and the turn, once the 3H is read on its column
+        assert said == [("w>t1", "s:3>w")]
+        assert [str(CARDS[c]) for c in tracker.model.codes("t1")] == ["4S", "3H"]
+    else:
+        assert ("w>t1", "s:3>w") not in said
+
+
+@pytest.mark.parametrize(
+    ("taken_empty_doubted", "eight_now", "accused"),
+    [
+        (True, None, []),  # the 8D the lost game had on column 1 is read nowhere now: it may lie there unread
+        (False, None, [("t5>t1",)]),  # (the rule off: ak-legal-1's false alarm)
+        (True, "9S 8D", [("t5>t1",)]),  # the 8D now on column 6: column 1 was emptied by the moves missed
+    ],
+)
+def test_a_column_taken_up_empty_where_a_card_may_lie_unread_backs_no_accusation(
+    taken_empty_doubted: bool, eight_now: str | None, accused: list[tuple[str, ...]]
+) -> None:
+    # ak-legal-1 (penguins, enrolled): the game lost and taken up again with column 4's 8D, face up alone, unread; the
+    # black 7 the player put on it read as a 7 put into an empty column: "only a king may fill column 4"
+    def klondike(piles: dict[str, str], down: int) -> Table:
+        """The camera's view of a Klondike table whose column 5 has ``down`` face-down cards."""
+        table = make_table("klondike", piles)
+        counts = [down if p == "t5" else 0 for p in table.pile_ids]
+        return camera_view(Table(table.game, [list(table.codes(p)) for p in table.pile_ids], counts))
+
+    start = make_table("klondike", {"t1": "8D", "t2": "6H", "t3": "7C"})  # (column 1 is dealt no face-down card)
+    elsewhere = {} if eight_now is None else {"t6": eight_now}
+    taken = klondike({"t2": "QH", "t3": "KS", "t5": "2C 5C 7C", **elsewhere}, 2)
+    played = klondike({"t1": "7C", "t2": "QH", "t3": "KS", "t5": "2C 5C", **elsewhere}, 1)  # the 5C turned up
+    tracker = Tracker(partial=True, check_deal=False, taken_empty_doubted=taken_empty_doubted)
+    events = observe(tracker, _taken_up_then(start, taken, (played, confidences(played))))
+    assert LOST in [e.text for e in events]
+    assert [e.moves for e in events if e.kind is EventKind.ILLEGAL] == accused
