@@ -287,6 +287,11 @@ class Tracker:
     4D on its column. A model already wrong (its stock a turn behind) follows such a turn after those readings, or,
     where the table moves or the video ends first, at the next change (nc-legal-1 lost its last turn so)."""
     fan_in_view_reads: int = 8
+    fan_strays: bool = True
+    """A place of the waste's fan read as a card held confirmed on another pile is no unread card of the fan
+    (``Evidence.unread_between``'s ``strays``): yk-legal-1 (ancient egyptians, enrolled) read column 3's KS, its backs
+    unseen, at the waste's fan between the 7D and the 9H; the vote kept its place as an unread card, a second stock
+    turn was made up, and the game was lost two changes later."""
     fan_gaps: bool = True
     """Of the explanations of a change, prefer the one that leaves out fewer cards the readings saw in a waste's fan
     under a card it shows there (``_fan_gaps``; before the number of moves): measured on c-illegal-1, whose played
@@ -1236,6 +1241,13 @@ class Tracker:
         need = self._need
         tries: dict[tuple[object, ...], tuple[Table, int]] = {}
         combos = [(0, 0, 1, 0), (1, 0, 1, 0), (0, 1, 1, 0), (0, 0, 0, 0), (0, 1, 0, 0)]
+        # a card held confirmed on a column (or a foundation) read in the waste's fan is read out of place: its
+        # place there is no unread card of the fan (yk-legal-1)
+        strays = frozenset(
+            card
+            for card, pile in (self._held_elsewhere(model, evidence) if self.fan_strays else {}).items()
+            if model.game.pile(pile).role is not Role.WASTE
+        )
         if self.carry_runs:
             combos += [(0, 0, 1, 1), (1, 0, 1, 1)]
         for strong, drop, fanned, carry in combos:
@@ -1247,6 +1259,7 @@ class Tracker:
                 partial=self.partial,
                 fanned=bool(fanned),
                 carry=bool(carry),
+                strays=strays,
             )
             seen = self._with_unread(model, seen)
             tries.setdefault(seen.key(), (seen, unseen))

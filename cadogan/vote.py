@@ -169,12 +169,16 @@ class Evidence:
         """Each reading of ``pile`` that showed two cards or more: its cards and their places (0 the lowest)."""
         return self._orders.get(pile, [])
 
-    def unread_between(self, pile: str, lower: int, upper: int) -> int:
+    def unread_between(self, pile: str, lower: int, upper: int, strays: frozenset[int] = frozenset()) -> int:
         """How many cards lie between ``lower`` and ``upper`` in a waste's fan that the readings name no card
         at (unknown cards of a reading, or cards left out of the vote as doubtful): the most common count over
-        the readings that show both, the fewer on a tie; 0 when none shows both."""
+        the readings that show both, the fewer on a tie; 0 when none shows both. A place read as one of
+        ``strays`` (cards that lie elsewhere, read out of place) holds no card of the fan."""
         counts = Counter(
-            places[upper] - places[lower] - 1
+            places[upper]
+            - places[lower]
+            - 1
+            - sum(1 for card, k in places.items() if card in strays and places[lower] < k < places[upper])
             for places in self._slots.get(pile, [])
             if lower in places and upper in places and places[upper] > places[lower]
         )
@@ -421,6 +425,7 @@ def completed(
     partial: bool,
     fanned: bool = True,
     carry: bool = False,
+    strays: frozenset[int] = frozenset(),
 ) -> tuple[Table, int]:
     """What the readings show, completed by the engine's knowledge: a face-up card of the model stays where it
         was unless ``need`` readings (and more than saw it there) put it elsewhere; a card the model does not show
@@ -472,7 +477,10 @@ def completed(
                 shown = [
                     c
                     for k, card in enumerate(shown)
-                    for c in (*[UNKNOWN] * (evidence.unread_between(pile, shown[k - 1], card) if k else 0), card)
+                    for c in (
+                        *[UNKNOWN] * (evidence.unread_between(pile, shown[k - 1], card, strays) if k else 0),
+                        card,
+                    )
                 ]
             kept = (shown if fanned else shown[-1:]) if shown else stays[-1:]
         unseen += sum(1 for card in in_sight(model, pile, partial) if card not in kept and card not in placed)

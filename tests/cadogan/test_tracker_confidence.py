@@ -1736,3 +1736,35 @@ def test_a_column_taken_up_empty_where_a_card_may_lie_unread_backs_no_accusation
     events = observe(tracker, _taken_up_then(start, taken, (played, confidences(played))))
     assert LOST in [e.text for e in events]
     assert [e.moves for e in events if e.kind is EventKind.ILLEGAL] == accused
+
+
+@pytest.mark.parametrize(
+    ("fan_strays", "said", "waste"),
+    [
+        (True, [("s:3>w",)], "10H 2H JD QH 10C 3H"),
+        (False, [("s:3>w", "s:3>w")], "10H 2H JD ?? ?? QH 10C ?? 3H"),  # (a turn made up, the KD's place kept)
+    ],
+)
+def test_a_card_held_on_a_column_read_in_the_waste_fan_is_no_unread_card_of_the_fan(
+    fan_strays: bool, said: list[tuple[str, ...]], waste: str
+) -> None:
+    # yk-legal-1 (ancient egyptians, enrolled): column 3's KS, its backs unseen, read between the waste's 7D and the
+    # 9H just turned onto it; the vote kept its place as an unread card of the fan, a second turn was made up, and
+    # the game was lost two changes later. Here column 3's KD is read in the fan of the three cards just turned
+    truth = _canfield("9C 8D 7S 4C 5D 3C 8H AD 3H 10C QH JD 2H 10H")
+    tracker = Tracker(partial=True, check_deal=False, fan_strays=fan_strays)
+    view = _waste_read(truth, fan=3)
+    observe(tracker, [(view, confidences(view))] * 6)
+    truth.push(Move.parse("s:3>w"))
+    view = _waste_read(truth, fan=3)
+    observe(tracker, [None, *[(view, confidences(view))] * 6], start=1.0)
+    truth.push(Move.parse("s:3>w"))
+    view = _waste_read(truth, fan=3)
+    piles = [list(view.codes(p)) for p in view.pile_ids]
+    piles[view.pile_ids.index("w")].insert(2, parse_code("KD"))  # between the 10C and the 3H, less sure
+    stray = Table(view.game, piles, [0] * len(piles))
+    own = {**confidences(stray), ("w", parse_code("KD")): 0.5}
+    events = observe(tracker, [None, *[(stray, own), (view, confidences(view))] * 4], start=2.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == said
+    assert tracker.model is not None
+    assert " ".join(str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")) == waste
