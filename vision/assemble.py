@@ -575,7 +575,9 @@ def _place(
     where its top-left index would lie (and its anchor moves there, in place) when that is clearly nearer a pile (a
     cascade's first card read by one index was moved so, onto the waste's slot, and its cascade split: qc-illegal-1,
     jolly royal, the 6C with the 5D put on it 7 px aside; c-illegal-1's waste top seen by its bottom-right index
-    alone lies 13-28 px aside of column 1's cascade below it)."""
+    alone lies 13-28 px aside of column 1's cascade below it). A waste's fan steps right, not down: a face read under
+    a waste's read goes to the pile where it lies itself, if any (yk-legal-1: a column's KS, its backs unseen, read
+    under the waste's 9H seen by its bottom-right index, was put in the waste)."""
     fans = [s.row for s in layout.values() if s.style == FAN_DOWN]
     # a card read straight below another, in its cascade, covers that card's bottom-right corner: that is no index
     # seen alone (a bottom-right index above the next row's cascade lies off its column by the index margins)
@@ -586,6 +588,13 @@ def _place(
         col = fit.grid.column(float(xs[head[i]]), float(ys[head[i]]))
         pile, dist = (None, 1.0) if row < 0 else _nearest_pile(col, row, layout, holds_backs if is_back[i] else None)
         h = head[i]
+        if h != i and pile is not None and layout[pile].style == FAN_RIGHT and not is_back[i]:
+            # a fan steps right, not down: a read under a waste's read is no card of the waste, where it lies on a pile
+            own_row = fit.row_at(float(xs[i]), float(ys[i]), card_h, max(fans) if fans else None)
+            if own_row >= 0:
+                own = _nearest_pile(fit.grid.column(float(xs[i]), float(ys[i])), own_row, layout)
+                if own[0] is not None:
+                    pile, dist = own
         if h != i and is_back[h] and (row < 0 or _nearest_pile(col, row, layout, holds_backs)[0] is None):
             # the cascade's top back lies on no pile that holds backs (a deep cascade's first backs reach up to
             # the row above): its cards go where they lie themselves

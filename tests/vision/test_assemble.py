@@ -766,3 +766,16 @@ def test_a_cascades_first_card_read_by_one_index_is_no_bottom_right_index_seen_a
     lone, backs = np.array([True, False]), np.array([False, False])
     where = _place(fit, xs, ys, head, backs, lone, diag, LAYOUTS["canfield"], frozenset(), 140.0)
     assert where[0] == want
+
+
+def test_a_read_under_a_wastes_read_is_no_card_of_the_waste() -> None:
+    # yk-legal-1 (ancient egyptians): the waste's 9H read by its bottom-right index, column 3's KS (its backs unseen)
+    # read a third of a card below it: the KS followed the 9H as the next card of its "cascade" into the waste's fan.
+    # A fan steps right, not down: the KS goes to the pile where it lies itself
+    grid = _Grid(line=(0.0, 0.0), u0=0.0, origin=0.0, pitch=100.0, card_h=140.0)
+    fit = _Fit(1.0, [0, 1], grid, {0: 0.0, 1: 160.0})
+    xs, ys = np.array([190.0, 205.0]), np.array([120.0, 170.0])  # the 9H's corner in the top row, the KS below it
+    diag = np.array([[80.0, 126.0], [80.0, 126.0]])
+    lone, backs = np.array([True, True]), np.array([False, False])
+    where = _place(fit, xs, ys, [0, 0], backs, lone, diag, LAYOUTS["klondike"], frozenset(), 140.0)
+    assert where == ["w", "t3"]
