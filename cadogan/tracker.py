@@ -84,6 +84,7 @@ from engine.verify import (
     with_card,
     with_piles,
 )
+from vision.assemble import FAN_PLACES
 
 T = TypeVar("T")
 
@@ -950,15 +951,16 @@ class Tracker:
             legal = self._leaving_out(model, evidence)
         moving = [item for item in legal if item[3].moves]
         if moving:
-            # fewest cards vanished unseen, then fewest read fan cards left out, then fewest moves
-            fans = (
-                _fan_orders(model, evidence, self._need) if self.partial and self.fan_gaps and len(moving) > 1 else {}
+            # fewest cards vanished unseen, then no two read fan cards hidden, then fewest left out, then fewest moves
+            orders = _fan_orders(model, evidence, self._need) if self.partial else {}
+            fans = orders if self.fan_gaps and len(moving) > 1 else {}
+            # (the model after each explanation only where the readings saw two cards or more in a waste's fan)
+            watched = self.fan_in_view and any(
+                len(order) > 1 for pile, order in orders.items() if model.game.pile(pile).role is Role.WASTE
             )
             buried = {
-                id(item): _fan_buried(model, _after(model, item[3], item[2], self.partial), evidence, self._need)
-                >= FAN_BURIED
-                if self.partial and self.fan_in_view
-                else False
+                id(item): watched
+                and _fan_buried(orders, model, _after(model, item[3], item[2], self.partial)) >= FAN_BURIED
                 for item in moving
             }
             _, _, seen, explanation = best = min(
@@ -2085,26 +2087,23 @@ def _buried(model: Table, evidence: Evidence, need: int) -> frozenset[int]:
     return frozenset(out)
 
 
-FAN_SHOWS = 4
-"""The most cards a waste's fan shows (``vision.assemble.FAN_PLACES``): the turned three and the edge of the top
-card under them."""
 FAN_BURIED = 2
 """Fan cards an explanation must bury to be doubted (``_fan_buried``): one may be a misread of the new top card's
 twin (hc-legal-2, penguins: the 3C read as the 3S the model had a turn below)."""
 
 
-def _fan_buried(model: Table, after: Table, evidence: Evidence, need: int) -> int:
-    """Cards ``need`` readings saw on a waste under another card read there, which ``model`` had in its fan's view
-    (among its top ``FAN_SHOWS``) and ``after`` buries below it: the readings contradict that change (zc-legal-1:
-    the 4D played off the waste onto a column, read there once, taken for a stock turn, which would have hidden the
-    3C and 7S read in the fan under the 2S)."""
+def _fan_buried(orders: Mapping[str, list[int]], model: Table, after: Table) -> int:
+    """Cards the readings saw on a waste under another card read there (``_fan_orders``), which ``model`` had in its
+    fan's view (among its top ``FAN_PLACES``: the turned three and the edge of the card under them) and ``after``
+    buries below it: the readings contradict that change (zc-legal-1: the 4D played off the waste onto a column,
+    read there once, taken for a stock turn, which would have hidden the 3C and 7S read in the fan under the 2S)."""
     buried = 0
-    for pile, order in _fan_orders(model, evidence, need).items():
+    for pile, order in orders.items():
         if model.game.pile(pile).role is not Role.WASTE:
             continue
         before, now = model.codes(pile), after.codes(pile)
-        hidden = set(now[:-FAN_SHOWS]) - set(now[-FAN_SHOWS:])
-        buried += sum(1 for card in order[:-1] if card in before[-FAN_SHOWS:] and card in hidden)
+        hidden = set(now[:-FAN_PLACES]) - set(now[-FAN_PLACES:])
+        buried += sum(1 for card in order[:-1] if card in before[-FAN_PLACES:] and card in hidden)
     return buried
 
 
