@@ -304,6 +304,17 @@ HELDOUT_17: tuple[Spec, ...] = (
 """Six more, rendered at the end of session 27 and measured once with its final code and session 26's side by side,
 with no change made after: the held-out set for the next session's work."""
 
+HELDOUT_18: tuple[Spec, ...] = (
+    Spec("dk-legal-1", "klondike", 307, "kde_nicu_white", moves=24),
+    Spec("dc-legal-1", "canfield", 309, "kde_ancient_egyptians", moves=24),
+    Spec("dk-legal-2", "klondike", 311, "kde_penguins", moves=24),
+    Spec("dc-illegal-1", "canfield", 313, "kde_jolly_royal", ("red_on_red", "from_under")),
+    Spec("dk-illegal-1", "klondike", 315, "kde_standard", ("red_on_red", "from_under")),
+    Spec("dk-misdeal-1", "klondike", 317, "kde_ancient_egyptians", misdeal=True),
+)
+"""Six more, rendered at the start of session 28 and measured once with session 27's code, then kept unlooked
+while heldout17 was worked on: the held-out set the session's changes were judged on."""
+
 SETS = {
     "main": SPECS,
     "heldout": HELDOUT,
@@ -323,6 +334,7 @@ SETS = {
     "heldout15": HELDOUT_15,
     "heldout16": HELDOUT_16,
     "heldout17": HELDOUT_17,
+    "heldout18": HELDOUT_18,
 }
 
 
@@ -790,9 +802,10 @@ def _nothing() -> None:
     pass
 
 
-def recogniser_version() -> str:
+def recogniser_version(enrolled: bool = False) -> str:
     """Names what the recogniser's detections depend on: the models it loads (``CADOGAN_MODELS`` when set) and
-    every vision module but the assembly, and the enrolled deck's matching (calibration/deck.py)."""
+    every vision module but the assembly, and the enrolled deck's matching (calibration/deck.py); ``enrolled``:
+    also how the enrolment photo is read (calibration/spread.py), for an enrolled deck's profile and reads."""
     from vision.model import models_dir
 
     digest = hashlib.sha256()
@@ -807,6 +820,8 @@ def recogniser_version() -> str:
         if file.name != "assemble.py":
             digest.update(file.name.encode())
             digest.update(file.read_bytes())
+    if enrolled:  # (after the rest: a change to it leaves the plain recogniser's stored reads valid)
+        digest.update((ROOT / "calibration" / "spread.py").read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -822,7 +837,7 @@ def enrolled_profile(deck: str, cache: Path) -> Path:
     from vision.deckmatch import enrol_image
     from vision.recognise import load_recogniser
 
-    path = cache / "decks" / recogniser_version() / f"{deck}.json"
+    path = cache / "decks" / recogniser_version(enrolled=True) / f"{deck}.json"
     if not path.exists():
         image, _, seed = enrolment_photo(deck, ENROL_PHOTO_SEED, (1920, 1080))
         enrolled = enrol_image(image, load_recogniser(None, threads=1), source=f"{deck} spread seed {seed}")
@@ -917,7 +932,7 @@ def verify_recording(
         reader, state = truth_piles_reader(spec.game, record["visible"], record["repeat"], threads)
     elif detections is not None:
         enrolled = "" if deck_profile is None else "-enrolled"  # (the profile is made from the recogniser alone)
-        store = detections / recogniser_version() / f"{recording.video.stem}{enrolled}.pkl"
+        store = detections / recogniser_version(bool(enrolled)) / f"{recording.video.stem}{enrolled}.pkl"
         reader, save_detections = stored_detections_reader(spec.game, threads, store, deck_profile)
     else:
         reader = vision_reader(

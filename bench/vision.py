@@ -12,7 +12,9 @@
     tilts 0/25/45 degrees, a hand over the cards in a third of the scenes: share of visible corner indices named
     (a detection of the right card within the index box), phantom rate (detections matching no visible index
     of that card), and piles reconstructed exactly (every game): cards, order and face-down count, per pile
-    and per scene, overall and per game.
+    and per scene, overall and per game. Beside them the issue's own measure, on the table the reads make
+    (``CardScore``): visible cards named on the table (and on their own pile), and phantom cards (cards the
+    table names that no visible card is, as a share of the cards it names), overall and per deck.
 (i') assembly: the same kind of scenes (every game and variant, tilts 0/25/45, hands) read by a perfect reader
     (the render truth as detections: every readable index and face-down strip): ``vision.assemble`` alone.
 (ii) real: the 39 labelled webcam photos of /work/shared/realdata/eyeplay-dev (measured, never trained on):
@@ -245,6 +247,36 @@ def expected_piles(truth: Any, game: str) -> tuple[dict[str, list[str]], dict[st
     )
 
 
+class CardScore:
+    """The issue's own measure, on the table the user gets (the assembled observation, not the detector's reads):
+    each visible card (a face-up card with a readable index) named somewhere on the table, and named on its own
+    pile; a phantom card is a card the table names that no visible card is (a misread, or a card seen where none
+    shows). Counted as multisets, so a two-pack game's twins count twice."""
+
+    def __init__(self) -> None:
+        self.visible = self.named = self.on_pile = self.told = self.phantoms = 0
+
+    def add(self, game: str, observation: Any, truth: Any) -> None:
+        want, _ = expected_piles(truth, game)
+        got = {p: [n for n in names if n in NAMES] for p, names in observation.names().items()}
+        unplaced = [c.name for c in observation.unplaced if c.name in NAMES]
+        visible = Counter(n for names in want.values() for n in names)
+        told = Counter(n for names in got.values() for n in names) + Counter(unplaced)
+        self.visible += sum(visible.values())
+        self.told += sum(told.values())
+        self.named += sum((visible & told).values())
+        self.phantoms += sum((told - visible).values())
+        self.on_pile += sum(sum((Counter(want[p]) & Counter(got.get(p, []))).values()) for p in want)
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "cards_visible": self.visible,
+            "cards_named (on the table)": round(self.named / max(self.visible, 1), 4),
+            "cards_named_on_their_pile": round(self.on_pile / max(self.visible, 1), 4),
+            "phantom_cards (share of the cards the table names)": round(self.phantoms / max(self.told, 1), 4),
+        }
+
+
 class PileScore:
     """Piles reconstructed exactly (cards, order, face-down count), per pile and per scene, overall and per game."""
 
@@ -324,7 +356,9 @@ def bench_unseen(
     decks = [d for d in decks if not d.startswith("procedural")]
     seen = named = phantoms = dets_total = cls_total = cls_right = 0
     pile_score = PileScore()
+    card_score = CardScore()
     per_deck: dict[str, list[int]] = {d: [0, 0] for d in decks}
+    per_deck_cards: dict[str, CardScore] = {d: CardScore() for d in decks}
     per_game: dict[str, list[int]] = {}
     confusions: Counter[tuple[str, str]] = Counter()
     pictures: list[tuple[float, str, Any]] = []
@@ -404,6 +438,8 @@ def bench_unseen(
         phantoms += int(np.sum(~good))  # a read on no index of the card it names: wrong name or nothing there
         dets_total += len(dets)
         pile_score.add(game, reading.observation, truth)
+        card_score.add(game, reading.observation, truth)
+        per_deck_cards[deck].add(game, reading.observation, truth)
         turned += not view.identity
     write_worst(worst_dir, "unseen", pictures)
     return {
@@ -413,9 +449,17 @@ def bench_unseen(
         "named_correctly": named / max(seen, 1),
         "classifier_on_true_boxes": cls_right / max(cls_total, 1),
         "phantom_rate": phantoms / max(dets_total, 1),
+        **card_score.report(),
         **pile_score.report(),
         "per_game_named": {g: round(a / max(b, 1), 3) for g, (a, b) in per_game.items()},
         "per_deck": {d: round(a / max(b, 1), 3) for d, (a, b) in per_deck.items()},
+        "per_deck_cards (named on the table / phantom cards)": {
+            d: (
+                score.report()["cards_named (on the table)"],
+                score.report()["phantom_cards (share of the cards the table names)"],
+            )
+            for d, score in per_deck_cards.items()
+        },
         "top_confusions": confusions.most_common(10),
         "read_turned": f"{turned}/{scenes}",
     }
@@ -597,6 +641,7 @@ def main() -> None:
         "--other-corner", type=float, help="an unsure read of a read card's other corner kept from this (Recogniser)"
     )
     ap.add_argument("--other-corner-not-index", type=float, help="... with 'not an index' below this (Recogniser)")
+    ap.add_argument("--det-width", type=int, help="the detector's main input width (Recogniser.det_width)")
     ap.add_argument(
         "--roll", type=float, default=0.0, help="unseen: share of cameras turned any way about their axis (0-1)"
     )
@@ -625,6 +670,7 @@ def main() -> None:
         "nested",
         "other_corner",
         "other_corner_not_index",
+        "det_width",
     )
     rec = replace(rec, **{name: getattr(a, name) for name in settings if getattr(a, name) is not None})
     if a.upright is not None:

@@ -340,7 +340,9 @@ class Tracker:
     it was put on show it under that card: the card lay there all along and the model missed it (``_read_under``;
     measured on the held-out nc-misdeal-1, kde_penguins, the plain recogniser: a game taken up midway with column 1's
     3S unseen under the 2H, the 3S then read as the 3C under the 2H in every reading, and accused as the 3C "taken
-    from under the 2 of diamonds" on column 4)."""
+    from under the 2 of diamonds" on column 4). An illegal move found with a legal one beside it that such readings
+    show is not announced (the player is asked to hold still: heldout13's xk-legal-2, penguins, enrolled, the 5S
+    read as the 2C under column 3's 4D in every reading, and "black 2 on red 4" with a stock turn after it)."""
     deal_far: bool = True
     """At the deal, a card read on top of a cascade more than ``far_step`` card heights below the card under it (the
     reader's ``gaps``), in most readings that place it, is no card dealt on it: a cascade shows at most half of
@@ -359,6 +361,16 @@ class Tracker:
     reader may have misread decides it (heldout10's uk-legal-2, penguins, enrolled: a 2D learnt as the 2H, read at
     0.4-0.71, played onto the AD: "the 2 of hearts may not go on the ace of diamonds: it must follow suit"). A colour
     or a rank, the injected mistakes', is the same for twins, so no such accusation is touched."""
+    gap_unread: bool = True
+    """No card is called put on a foundation's top it may not go on when one or two cards the model holds nowhere
+    and the readings see nowhere would fill the gap (a king on a jack, its queen never read): the player may have put
+    them there first, unread, and a foundation shows its top card only (heldout17's bc-legal-1, penguins, enrolled:
+    the queen of clubs played to a foundation unread, then the king read there: "black king on black jack"). On a
+    column a card put and covered still shows its index, so a rank skipped there is still the player's mistake; an
+    empty foundation is no gap, and suits still count. Nor is a run called moved that holds a card and its twin, nor
+    a card put on its twin, where no reading named both at once: that is one card the reader named both ways (the
+    same recording: a 5C read as the 5S in the waste's fan, taken for two cards); a black jack put on the other,
+    both read, is still the player's mistake (k-illegal-3)."""
     dug_twin_unseen: bool = True
     """No card is said taken from under a foundation's top card while its twin (same rank and colour) is a card the
     model holds nowhere: a card turned up since, read as its twin, looks the same (nk-legal-2, penguins, enrolled: the
@@ -1585,6 +1597,8 @@ class Tracker:
                     after = table_after(before, (move, *then))
                     found = (seen, after, why_illegal(before, move), str(move), (before.describe(move),))
                     legal_around = (ahead, then)
+                    if self.under_not_moved and self._read_under(before, table_after(before, (move,))):
+                        sure_cap = 0.0  # (the card may have lain there all along, as above: not the player's doing)
                     break
         if (
             found is not None
@@ -1593,6 +1607,20 @@ class Tracker:
             and self._twin_would_do(table_after(model, legal_around[0]), found[3])
         ):
             sure_cap = 0.0  # (a suit the reader may have misread decides it: see ``twin_would_do``)
+        if (
+            found is not None
+            and self.gap_unread
+            and "-" not in found[3]
+            and _gap_filled(table_after(model, legal_around[0]), found[3], set(evidence.seen))
+        ):
+            sure_cap = 0.0  # (cards put first, unread, would make it legal: see ``gap_unread``)
+        if (
+            found is not None
+            and self.gap_unread
+            and "-" not in found[3]
+            and _twins_in_run(table_after(model, legal_around[0]), found[3], evidence)
+        ):
+            sure_cap = 0.0  # (a run holding a card and its twin is one card read both ways, not a player's run)
         if found is None:
             self._suspect = None
             self._settled = False  # a change nobody can explain yet
@@ -2203,6 +2231,46 @@ def _pulled(notation: str) -> tuple[str, int, str]:
     src, rest = notation.split("-", 1)
     over, dst = rest.split(">", 1)
     return src, int(over), dst
+
+
+def _gap_filled(model: Table, notation: str, seen: set[int], most: int = 2) -> bool:
+    """Would the one-card move ``notation`` onto a foundation be legal after up to ``most`` cards that ``model``
+    holds nowhere and ``seen`` lacks had been put, each legally, on the card it lands on (not into a space)?"""
+    move = Move.parse(notation)
+    if move.count != 1 or len(model.codes(move.dst)) <= model.face_down_count(move.dst):
+        return False
+    if model.game.pile(move.dst).role is not Role.FOUNDATION:
+        return False  # (a card put on a column and covered still shows its index: it would have been read)
+    moved = len(model.codes(move.src)) - 1
+    free = [card for card in full_deck() if card not in _held(model) and card not in seen]
+
+    def fills(table: Table, left: int) -> bool:
+        if reference_is_legal(table, move):
+            return True
+        if left == 0:
+            return False
+        for card in free:
+            if card not in table.codes(move.dst) and reference_is_legal(with_card(table, move.src, moved, card), move):
+                piles = [[*table.codes(p), card] if p == move.dst else list(table.codes(p)) for p in table.pile_ids]
+                if fills(with_piles(table, piles), left - 1):
+                    return True
+        return False
+
+    return not reference_is_legal(model, move) and fills(model, most)
+
+
+def _twins_in_run(model: Table, notation: str, evidence: Evidence) -> bool:
+    """Does the move ``notation`` carry a card together with its twin (same rank and colour), or put a card on its
+    twin, where no reading named both at once? In ``model`` such a pair is a card the reader named both ways
+    (bc-legal-1, penguins: a 5C read as the 5S in a waste's fan, taken for two cards); two cards read side by side
+    are two cards (k-illegal-3's injected black jack on black jack)."""
+    move = Move.parse(notation)
+    dst = model.codes(move.dst)[model.face_down_count(move.dst) :]
+    cards = [card for card in (*dst[-1:], *model.codes(move.src)[-move.count :]) if card != UNKNOWN]
+    readings = [{card for pile in evidence.pile_ids for card in evidence.named[pile][r]} for r in range(evidence.n)]
+    return any(
+        twin(card) in cards and not any(card in names and twin(card) in names for names in readings) for card in cards
+    )
 
 
 def _held(table: Table) -> set[int]:

@@ -32,6 +32,8 @@ from calibration.errors import CalibrationError
 
 F64 = npt.NDArray[np.float64]
 
+DECK_CARDS = 52  # an enrolment photo lays out the whole deck
+
 
 class SpreadError(CalibrationError):
     """The enrolment photo does not show cards in upright rows (or shows no cards at all)."""
@@ -182,8 +184,30 @@ def _best_angle(c: F64, w: F64, sigma: float, max_angle: float, *, rows: bool) -
     return best_angle
 
 
-def find_grid(centres: F64, scores: F64, size: float, *, max_angle: float = 16.0) -> Grid:
-    """Grid cells from candidate index centres (n, 2) px, their scores (n,), and the typical index size px."""
+def _rows_to(rows: list[tuple[float, float]], lines: list[Line], need: int) -> list[tuple[float, float]]:
+    """``rows`` continued downwards at their own pitch until there are ``need``: a last row of a few cards
+    (52 cards in rows of 10 leave 2) carries too little weight to show as a band of its own, but the layout
+    says where it lies. Each new line takes the slope of the line above it (added to ``lines``)."""
+    if len(rows) < 2:
+        return rows
+    slope = dict(lines)
+    pitch = float(np.median(np.diff([first for first, _ in rows])))
+    out = list(rows)
+    while len(out) < need:
+        first, second = out[-1]
+        row = (first + pitch, second + pitch)
+        lines += [(row[0], slope[first]), (row[1], slope[second])]
+        slope.update({row[0]: slope[first], row[1]: slope[second]})
+        out.append(row)
+    return out
+
+
+def find_grid(
+    centres: F64, scores: F64, size: float, *, max_angle: float = 16.0, cards: int | None = DECK_CARDS
+) -> Grid:
+    """Grid cells from candidate index centres (n, 2) px, their scores (n,), and the typical index size px.
+    ``cards``: how many cards the layout holds (None: as many as the bands show); rows the photo's bands do not
+    show are added below the last one while the grid has too few places for them (a short last row)."""
     if len(centres) < 2:
         raise SpreadError("no cards found in the photo")
     c = np.asarray(centres, np.float64)
@@ -203,6 +227,8 @@ def find_grid(centres: F64, scores: F64, size: float, *, max_angle: float = 16.0
     col_lines = _lines(y, x, w, _peaks(x, w, sigma), tol, my)
     rows = _pairs(np.array([b for b, _ in row_lines]), "rows")
     cols = _pairs(np.array([b for b, _ in col_lines]), "columns")
+    if cards is not None:
+        rows = _rows_to(rows, row_lines, -(-cards // len(cols)))
     row_of = _place(x, y, row_lines, rows, tol, mx)  # (pair, 0 top / 1 bottom) or None, per candidate
     col_of = _place(y, x, col_lines, cols, tol, my)
     found: dict[tuple[int, int], list[tuple[int, float, int]]] = {}

@@ -1768,3 +1768,75 @@ def test_a_card_held_on_a_column_read_in_the_waste_fan_is_no_unread_card_of_the_
     assert [e.moves for e in events if e.kind is EventKind.MOVE] == said
     assert tracker.model is not None
     assert " ".join(str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")) == waste
+
+
+@pytest.mark.parametrize(
+    ("rule", "fourth", "accused"),
+    [
+        (True, "s", False),  # the 4H held nowhere: the player may have put it on the 3H first, unread
+        (False, "s", True),  # (the rule off: heldout17's bc-legal-1, "black king on black jack")
+        (True, "t3", True),  # the 4H read on column 3: nothing fills the gap, the 5H skipped a rank
+    ],
+)
+def test_no_card_is_called_put_on_a_card_a_card_never_read_may_have_been_put_on_first(
+    rule: bool, fourth: str, accused: bool
+) -> None:
+    piles = {"t1": "KC", "t3": "9S", "f1": "AH 2H 3H", "f2": "AD", "s": "7c 3d 9c"}
+    piles[fourth] = {"s": "4h 3d 9c", "t3": "9S 4H"}[fourth]
+    start = camera_view(make_table("klondike", {"t2": "6S 5H", **piles}))
+    end = camera_view(make_table("klondike", {"t2": "6S", **piles, "f1": "AH 2H 3H 5H"}))
+    tracker = Tracker(check_deal=False, gap_unread=rule)
+    observe(tracker, [(start, confidences(start))] * 6)
+    events = observe(tracker, [None, *[(end, confidences(end))] * 8], start=1.0)
+    illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+    assert illegal == ([("t2>f1",)] if accused else [])
+
+
+@pytest.mark.parametrize(
+    ("model", "move", "readings", "one_card"),
+    [
+        # bc-legal-1 (penguins, enrolled): the waste's 5C read as the 5S by turns, the model held both; the "run"
+        # put on the 6H, then the "5S" put on the 5C, read by turns as one card
+        (
+            {"w": "2D 5C 5S", "t1": "KC 6H"},
+            "w:2>t1",
+            [{"w": "2D", "t1": "KC 6H 5C"}, {"w": "2D", "t1": "KC 6H 5S"}],
+            True,
+        ),
+        (
+            {"w": "2D 5S", "t1": "KC 6H 5C"},
+            "w>t1",
+            [{"w": "2D", "t1": "KC 6H 5C"}, {"w": "2D", "t1": "KC 6H 5S"}],
+            True,
+        ),
+        # both read at once are two cards: k-illegal-3's injected black jack put on the other
+        ({"t1": "JS", "t7": "KD QH JC"}, "t1>t7", [{"t1": "", "t7": "KD QH JC JS"}], False),
+        ({"w": "2D 5C 5S", "t1": "KC 6H"}, "w:2>t1", [{"w": "2D", "t1": "KC 6H 5C 5S"}], False),
+        ({"w": "2D 4S", "t1": "KC 6H 5C"}, "w>t1", [{"w": "2D", "t1": "KC 6H 5C 4S"}], False),  # no twins at all
+    ],
+)
+def test_a_run_or_a_card_on_a_card_the_reader_names_both_ways_is_one_card(
+    model: dict[str, str], move: str, readings: list[dict[str, str]], one_card: bool
+) -> None:
+    from cadogan.tracker import _twins_in_run
+
+    table = make_table("klondike", {"s": "4c 3d 9c", **model})
+    after = [make_table("klondike", {"s": "4c 3d 9c", **model, **piles}) for piles in readings]
+    evidence = Evidence([(reading, 0.9) for reading in after * 3])
+    assert _twins_in_run(table, move, evidence) is one_card
+
+
+@pytest.mark.parametrize("under_not_moved", [True, False])
+def test_a_card_read_under_a_columns_top_with_a_stock_turn_beside_is_no_card_moved_onto_it(
+    under_not_moved: bool,
+) -> None:
+    # xk-legal-2 (kde_penguins, enrolled): column 3's 5S read as the 2C under the 4D in every reading, column 2's 2C
+    # unread, while the stock was turned: "black 2 on red 4", found with the stock turn after it
+    rest = {"t1": "5C 4H", "t4": "qc 8C 7H", "f1": "AH", "f2": "AD"}
+    first = make_table("klondike", {"t2": "2C", "t3": "kc qd 5S 4D", "w": "3D 4S", "s": "9s jd", **rest})
+    later = make_table("klondike", {"t3": "kc qd 2C 4D", "w": "3D 4S JD", "s": "9s", **rest})
+    tracker = Tracker(check_deal=False, under_not_moved=under_not_moved)
+    observe(tracker, [(first, confidences(first))] * 12)
+    events = observe(tracker, [None, *[(later, confidences(later))] * 8], start=2.0)
+    illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+    assert illegal == ([] if under_not_moved else [("t2>t3",)])

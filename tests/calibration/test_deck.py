@@ -240,6 +240,33 @@ def test_grid_of_a_synthetic_layout_with_holes() -> None:
     assert [by_member[i] for i in range(len(order))] == order
 
 
+def test_grid_finds_a_short_last_row_the_layout_calls_for() -> None:
+    """52 cards in rows of 10 leave 2 in a sixth row; with one index read on each (QC's top-left, KC's
+    bottom-right, as on kde_penguins' photo) that row shows no band of its own, but the layout says where it
+    lies: its cards are found there (and not without the deck's size)."""
+    pts, order = [], []
+    for k in range(52):
+        r, c = divmod(k, 10)
+        x, y = c * 80.0, r * 110.0
+        corners = [(x + 8, y + 12), (x + 55, y + 76)]
+        if k == 50:
+            corners = corners[:1]
+        if k == 51:
+            corners = corners[1:]
+        pts += corners
+        order += [k] * len(corners)
+    t = np.radians(2)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    centres = np.array(pts) @ rot.T + [150, 90]
+    bands_only = find_grid(centres, np.ones(len(centres)), 14.0, cards=None)
+    assert (bands_only.rows, bands_only.cols) == (5, 10)
+    assert {cell.order for cell in bands_only.cells} == set(range(50))
+    grid = find_grid(centres, np.ones(len(centres)), 14.0)
+    assert (grid.rows, grid.cols) == (6, 10)
+    by_member = {m: cell.order for cell in grid.cells for m in cell.members}
+    assert [by_member[i] for i in range(len(order))] == order
+
+
 @pytest.fixture(scope="module")
 def rec():  # type: ignore[no-untyped-def]
     from vision.recognise import load_recogniser

@@ -41,7 +41,7 @@ from vision.synth import RenderOptions, SceneTruth, render_scene
 from vision.synth.layout import _slots
 
 sys.path.insert(0, str(Path(__file__).parent))
-from truth_dets import expected_piles, truth_detections
+from truth_dets import CardScore, expected_piles, truth_detections
 
 GAMES = ("klondike", "canfield", "general-sedgewick", "the-queens", "sly", "louis", "the-great-thirteen")
 
@@ -110,6 +110,34 @@ def test_piles_with_a_hand_over_the_cards(game: str, seed: int) -> None:
     truth = _render(game, seed, 25.0, "kde_standard", 30, hands=1.0)
     assert truth.hands >= 1
     _assert_exact(truth_detections(truth), game, truth)
+
+
+def test_card_score_counts_the_tables_cards_against_the_visible_ones() -> None:
+    """``bench.vision``'s card measure (the issue's "visible cards named", "phantom cards"): perfect reads name every
+    visible card on its pile; a card whose reads are dropped is missed, and a card read under another name is
+    missed once and a phantom once."""
+    truth = _render("klondike", 5, 0.0, "paris", 0)
+    dets = truth_detections(truth)
+    want, _ = expected_piles(truth, "klondike")
+    visible = sum(len(cards) for cards in want.values())
+    perfect = CardScore()
+    perfect.add("klondike", assemble(dets, "klondike"), truth)
+    assert perfect.report() == {
+        "cards_visible": visible,
+        "cards_named (on the table)": 1.0,
+        "cards_named_on_their_pile": 1.0,
+        "phantom_cards (share of the cards the table names)": 0.0,
+    }
+    dropped, renamed = want["t7"][-1], want["t6"][-1]
+    stranger = next(n for n in NAMES if all(n not in cards for cards in want.values()))
+    names = [NAMES[c] if c < BACK else "" for c in dets.class_id]
+    ids = [class_of(stranger) if n == renamed else c for n, c in zip(names, dets.class_id, strict=True)]
+    keep = np.array([n != dropped for n in names])
+    misread = Detections.build(dets.boxes[keep], np.array(ids)[keep], dets.confidence[keep])
+    score = CardScore()
+    score.add("klondike", assemble(misread, "klondike"), truth)
+    assert (score.visible, score.named, score.on_pile, score.phantoms) == (visible, visible - 2, visible - 2, 1)
+    assert score.told == visible - 1
 
 
 def _turned(dets: Detections, degrees: float) -> Detections:

@@ -3,6 +3,6 @@ perfect reader as ``bench.vision --only assembly``)."""
 
 from __future__ import annotations
 
-from bench.vision import VISIBLE, expected_piles, truth_detections
+from bench.vision import VISIBLE, CardScore, expected_piles, truth_detections
 
-__all__ = ["VISIBLE", "expected_piles", "truth_detections"]
+__all__ = ["VISIBLE", "CardScore", "expected_piles", "truth_detections"]
