@@ -97,7 +97,8 @@ Lay the cards out like this, then photograph them from straight above, the whole
   - face up, upright (the top of every card away from you), apart (a finger's width between cards);
   - in rows, in this order, read like text (left to right, then the next row down):
         spades A 2 3 4 5 6 7 8 9 10 J Q K, then hearts, diamonds, clubs, each A to K
-    (13 to a row, one suit a row, is easiest; any number per row works, the same for every row);
+    (13 to a row, one suit a row, is easiest; any number per row works, the same for every row,
+    the last row holding what is left);
   - a card you do not have: leave its place empty.
   - a plain, dark or coloured table is best (not white), with no glare.
 The order names the cards, not the recogniser: it cannot yet read a deck it has not learnt.
