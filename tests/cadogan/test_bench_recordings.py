@@ -246,3 +246,28 @@ def test_enrolled_reading_uses_a_profile_made_once_from_the_decks_photo(tmp_path
     assert first.table is not None
     assert second.table is not None
     assert first.cards != second.cards  # other confidences: the deck's prototypes named the cards
+
+
+def test_enrolled_reads_are_keyed_by_the_enrolment_photos_reader_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # how the enrolment photo is read (calibration/spread.py) changes an enrolled deck's profile, so its reads, but
+    # not the plain recogniser's: a change to it must re-make the enrolled reads only
+    import bench.recordings
+    from bench.recordings import recogniser_version
+
+    plain, enrolled = recogniser_version(), recogniser_version(enrolled=True)
+    assert enrolled != plain
+    root = tmp_path / "root"
+    for folder in ("vision", "calibration"):
+        (root / folder).mkdir(parents=True)
+    for module in (bench.recordings.ROOT / "vision").glob("*.py"):
+        (root / "vision" / module.name).write_bytes(module.read_bytes())
+    for name in ("deck.py", "spread.py"):
+        (root / "calibration" / name).write_bytes((bench.recordings.ROOT / "calibration" / name).read_bytes())
+    monkeypatch.setattr(bench.recordings, "ROOT", root)
+    assert (recogniser_version(), recogniser_version(enrolled=True)) == (plain, enrolled)
+    spread = root / "calibration" / "spread.py"
+    spread.write_bytes(spread.read_bytes() + b"# changed\n")
+    assert recogniser_version() == plain
+    assert recogniser_version(enrolled=True) != enrolled
