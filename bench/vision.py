@@ -454,10 +454,7 @@ def bench_unseen(
         "per_game_named": {g: round(a / max(b, 1), 3) for g, (a, b) in per_game.items()},
         "per_deck": {d: round(a / max(b, 1), 3) for d, (a, b) in per_deck.items()},
         "per_deck_cards (named on the table / phantom cards)": {
-            d: (
-                score.report()["cards_named (on the table)"],
-                score.report()["phantom_cards (share of the cards the table names)"],
-            )
+            d: (round(score.named / max(score.visible, 1), 3), round(score.phantoms / max(score.told, 1), 3))
             for d, score in per_deck_cards.items()
         },
         "top_confusions": confusions.most_common(10),

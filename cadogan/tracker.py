@@ -1600,27 +1600,17 @@ class Tracker:
                     if self.under_not_moved and self._read_under(before, table_after(before, (move,))):
                         sure_cap = 0.0  # (the card may have lain there all along, as above: not the player's doing)
                     break
-        if (
-            found is not None
-            and self.twin_would_do
-            and "-" not in found[3]
-            and self._twin_would_do(table_after(model, legal_around[0]), found[3])
-        ):
-            sure_cap = 0.0  # (a suit the reader may have misread decides it: see ``twin_would_do``)
-        if (
-            found is not None
-            and self.gap_unread
-            and "-" not in found[3]
-            and _gap_filled(table_after(model, legal_around[0]), found[3], set(evidence.seen))
-        ):
-            sure_cap = 0.0  # (cards put first, unread, would make it legal: see ``gap_unread``)
-        if (
-            found is not None
-            and self.gap_unread
-            and "-" not in found[3]
-            and _twins_in_run(table_after(model, legal_around[0]), found[3], evidence)
-        ):
-            sure_cap = 0.0  # (a run holding a card and its twin is one card read both ways, not a player's run)
+        if found is not None and "-" not in found[3]:
+            # (judged on the table just before the move: after the legal moves found ahead of it, if any)
+            before = table_after(model, legal_around[0])
+            if self.twin_would_do and self._twin_would_do(before, found[3]):
+                sure_cap = 0.0  # (a suit the reader may have misread decides it: see ``twin_would_do``)
+            if self.gap_unread and (
+                _gap_filled(before, found[3], set(evidence.seen)) or _twins_in_run(before, found[3], evidence)
+            ):
+                # (cards put first, unread, would make it legal; or a "run" holding a card and its twin is one card
+                # read both ways: see ``gap_unread``)
+                sure_cap = 0.0
         if found is None:
             self._suspect = None
             self._settled = False  # a change nobody can explain yet
@@ -2242,7 +2232,8 @@ def _gap_filled(model: Table, notation: str, seen: set[int], most: int = 2) -> b
     if model.game.pile(move.dst).role is not Role.FOUNDATION:
         return False  # (a card put on a column and covered still shows its index: it would have been read)
     moved = len(model.codes(move.src)) - 1
-    free = [card for card in full_deck() if card not in _held(model) and card not in seen]
+    held = _held(model) | seen
+    free = [card for card in full_deck() if card not in held]
 
     def fills(table: Table, left: int) -> bool:
         if reference_is_legal(table, move):

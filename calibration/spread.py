@@ -184,22 +184,24 @@ def _best_angle(c: F64, w: F64, sigma: float, max_angle: float, *, rows: bool) -
     return best_angle
 
 
-def _rows_to(rows: list[tuple[float, float]], lines: list[Line], need: int) -> list[tuple[float, float]]:
-    """``rows`` continued downwards at their own pitch until there are ``need``: a last row of a few cards
-    (52 cards in rows of 10 leave 2) carries too little weight to show as a band of its own, but the layout
-    says where it lies. Each new line takes the slope of the line above it (added to ``lines``)."""
-    if len(rows) < 2:
-        return rows
+def _rows_to(
+    rows: list[tuple[float, float]], lines: list[Line], need: int
+) -> tuple[list[tuple[float, float]], list[Line]]:
+    """``rows`` continued downwards at their own pitch until there are ``need``, with ``lines`` and the new rows'
+    lines (each with the slope of the line above it): a last row of a few cards (52 cards in rows of 10 leave 2)
+    carries too little weight to show as a band of its own, but the layout says where it lies."""
+    if len(rows) < 2 or len(rows) >= need:
+        return rows, lines
     slope = dict(lines)
     pitch = float(np.median(np.diff([first for first, _ in rows])))
-    out = list(rows)
+    out, more = list(rows), list(lines)
     while len(out) < need:
         first, second = out[-1]
         row = (first + pitch, second + pitch)
-        lines += [(row[0], slope[first]), (row[1], slope[second])]
-        slope.update({row[0]: slope[first], row[1]: slope[second]})
+        slope[row[0]], slope[row[1]] = slope[first], slope[second]
+        more += [(row[0], slope[first]), (row[1], slope[second])]
         out.append(row)
-    return out
+    return out, more
 
 
 def find_grid(
@@ -228,7 +230,7 @@ def find_grid(
     rows = _pairs(np.array([b for b, _ in row_lines]), "rows")
     cols = _pairs(np.array([b for b, _ in col_lines]), "columns")
     if cards is not None:
-        rows = _rows_to(rows, row_lines, -(-cards // len(cols)))
+        rows, row_lines = _rows_to(rows, row_lines, -(-cards // len(cols)))
     row_of = _place(x, y, row_lines, rows, tol, mx)  # (pair, 0 top / 1 bottom) or None, per candidate
     col_of = _place(y, x, col_lines, cols, tol, my)
     found: dict[tuple[int, int], list[tuple[int, float, int]]] = {}
