@@ -322,7 +322,9 @@ class Tracker:
     enrolled) took column 4 up empty where its 8D lay face up alone, read in one reading of six, and announced
     "only a king may fill column 4" for the black 7 put on it; and column 3, whose face-down cards the lost model
     held, likewise. A column whose cards the game taken up holds elsewhere was emptied by the moves missed: a
-    non-king put there is still announced (jk-illegal-1)."""
+    non-king put there is still announced (jk-illegal-1). A game taken up at a deal that went by unread doubts its
+    empty columns likewise: the deal filled them (bk-misdeal-1, standard, a reader that reads unsure crops twice:
+    column 1's QS never read, "only a king may fill column 1, not a red jack" for the JH put on it)."""
     deal_on_leave: bool = True
     """When hands come over the cards before the deal was taken, the deal is judged on the readings made so far,
     with no stray card waited on (``stray_reads``) and no request to hold still (``_last_look``): a player who starts
@@ -360,22 +362,32 @@ class Tracker:
     (same rank and colour), where the model holds the twin nowhere and never read the card sure: only a suit the
     reader may have misread decides it (heldout10's uk-legal-2, penguins, enrolled: a 2D learnt as the 2H, read at
     0.4-0.71, played onto the AD: "the 2 of hearts may not go on the ace of diamonds: it must follow suit"). A colour
-    or a rank, the injected mistakes', is the same for twins, so no such accusation is touched."""
+    or a rank, the injected mistakes', is the same for twins, so no such accusation is touched. Nor is a card called
+    taken from under a pile's top card that is its twin, where the top card could have gone there: the top card
+    went, read as its twin (heldout5's nc-misdeal-1, penguins' probe fitted firmer: the waste's 2D played onto the
+    3S, read there as the 2H, a card the model had deeper in the waste: "the 2 of hearts was taken from under")."""
     gap_unread: bool = True
     """No card is called put on a foundation's top it may not go on when one or two cards the model holds nowhere
     and the readings see nowhere would fill the gap (a king on a jack, its queen never read): the player may have put
     them there first, unread, and a foundation shows its top card only (heldout17's bc-legal-1, penguins, enrolled:
     the queen of clubs played to a foundation unread, then the king read there: "black king on black jack"). On a
-    column a card put and covered still shows its index, so a rank skipped there is still the player's mistake; an
-    empty foundation is no gap, and suits still count. Nor is a run called moved that holds a card and its twin, nor
+    column a card put and covered still shows its index, so a rank skipped there is still the player's mistake; suits
+    still count. An empty foundation's first card may be the one unread (heldout's hc-illegal-1, egyptians, a reader
+    that reads unsure crops twice: the 10H played from the reserve unread and the JH put on it, "foundation 2 must
+    start with a 10, not a red jack"). Nor are several cards called put on a foundation at once where some of them
+    were never read: put one at a time, unread, they look the same (bc-legal-1 again, penguins' probe fitted
+    firmer: "foundations take one card at a time" for the QC and KC played in turn, the QC unread). Nor is a run
+    called moved that holds a card and its twin, nor
     a card put on its twin, where no reading named both at once: that is one card the reader named both ways (the
     same recording: a 5C read as the 5S in the waste's fan, taken for two cards); a black jack put on the other,
     both read, is still the player's mistake (k-illegal-3)."""
     dug_twin_unseen: bool = True
-    """No card is said taken from under a foundation's top card while its twin (same rank and colour) is a card the
-    model holds nowhere: a card turned up since, read as its twin, looks the same (nk-legal-2, penguins, enrolled: the
-    2C turned from the stock read as the 2S at 0.7 or more, the 2S lying under the 3S on a foundation: "the 2 of spades
-    was taken from under the 3 of spades")."""
+    """No card is said taken off a foundation, from under its top card or as its top, while its twin (same rank and
+    colour) is a card the model holds nowhere: a card turned up since, read as its twin, looks the same (nk-legal-2,
+    penguins, enrolled: the 2C turned from the stock read as the 2S at 0.7 or more, the 2S lying under the 3S on a
+    foundation: "the 2 of spades was taken from under the 3 of spades"; qc-legal-1, egyptians, a reader that reads
+    unsure crops twice: the 10S come up on the reserve read as the 10C at 0.98, the foundation's weakly read 10C
+    then read nowhere: "cards may not be taken from foundation 1")."""
     gone_top_weak: bool = True
     """When no legal move explains the vote, a pile's top card of the model that no reading shows there any more is
     looked for where readings name it below ``new_card`` (``_gone_tops``): a card put on another and covered at once
@@ -722,6 +734,12 @@ class Tracker:
             self.model = _start_from_sighting(seen) if self.partial else model
             self._midway = True
             self.model.stage = Stage.PLAY
+            if self.taken_empty_doubted:  # a column the deal filled, read empty: a card may lie there unread
+                self._taken_empty = {
+                    p
+                    for p in self.model.pile_ids
+                    if self.model.game.pile(p).role is Role.TABLEAU and not self.model.codes(p)
+                }
             text = "I could not read the deal clearly: I follow the game from here"
             return self._from_here(t, seen, evidence, text)
         if found:
@@ -1587,6 +1605,9 @@ class Tracker:
             held = _held(model)
             if self.dug_twin_unseen and model.game.pile(src).role is Role.FOUNDATION and twin(card) not in held:
                 sure_cap = 0.0  # (its twin, a card nobody has seen yet, more likely came up: see ``dug_twin_unseen``)
+            top = model.codes(src)[-1] if model.codes(src) else UNKNOWN
+            if self.twin_would_do and top == twin(card) and reference_is_legal(model, Move.parse(f"{src}>{dst}")):
+                sure_cap = 0.0  # (the top card went there legally, read as its twin: see ``twin_would_do``)
         legal_around: tuple[tuple[Move, ...], tuple[Move, ...]] = ((), ())
         if found is None:  # the illegal move with a legal one before or after it (one still table missed)
             for seen, _ in tries.values():
@@ -1605,11 +1626,18 @@ class Tracker:
             before = table_after(model, legal_around[0])
             if self.twin_would_do and self._twin_would_do(before, found[3]):
                 sure_cap = 0.0  # (a suit the reader may have misread decides it: see ``twin_would_do``)
+            taken = Move.parse(found[3])
+            if self.dug_twin_unseen and before.game.pile(taken.src).role is Role.FOUNDATION:
+                card = before.codes(taken.src)[-taken.count]
+                if card != UNKNOWN and twin(card) not in _held(before):
+                    sure_cap = 0.0  # (its twin, unseen, more likely came up: see ``dug_twin_unseen``)
             if self.gap_unread and (
-                _gap_filled(before, found[3], set(evidence.seen)) or _twins_in_run(before, found[3], evidence)
+                _gap_filled(before, found[3], set(evidence.seen))
+                or _twins_in_run(before, found[3], evidence)
+                or _unread_onto_foundation(before, taken)
             ):
-                # (cards put first, unread, would make it legal; or a "run" holding a card and its twin is one card
-                # read both ways: see ``gap_unread``)
+                # (cards put first, unread, would make it legal, or several put on a foundation were not all read;
+                # or a "run" holding a card and its twin is one card read both ways: see ``gap_unread``)
                 sure_cap = 0.0
         if found is None:
             self._suspect = None
@@ -2225,11 +2253,9 @@ def _pulled(notation: str) -> tuple[str, int, str]:
 
 def _gap_filled(model: Table, notation: str, seen: set[int], most: int = 2) -> bool:
     """Would the one-card move ``notation`` onto a foundation be legal after up to ``most`` cards that ``model``
-    holds nowhere and ``seen`` lacks had been put, each legally, on the card it lands on (not into a space)?"""
+    holds nowhere and ``seen`` lacks had been put there first, each legally (an empty foundation's first card too)?"""
     move = Move.parse(notation)
-    if move.count != 1 or len(model.codes(move.dst)) <= model.face_down_count(move.dst):
-        return False
-    if model.game.pile(move.dst).role is not Role.FOUNDATION:
+    if move.count != 1 or model.game.pile(move.dst).role is not Role.FOUNDATION:
         return False  # (a card put on a column and covered still shows its index: it would have been read)
     moved = len(model.codes(move.src)) - 1
     held = _held(model) | seen
@@ -2248,6 +2274,14 @@ def _gap_filled(model: Table, notation: str, seen: set[int], most: int = 2) -> b
         return False
 
     return not reference_is_legal(model, move) and fills(model, most)
+
+
+def _unread_onto_foundation(model: Table, move: Move) -> bool:
+    """Whether ``move`` puts several cards on a foundation, some of them unread: a foundation shows its top card
+    only, so cards put there one at a time, unread, look the same."""
+    if move.count < 2 or model.game.pile(move.dst).role is not Role.FOUNDATION:
+        return False
+    return UNKNOWN in model.codes(move.src)[-move.count :]
 
 
 def _twins_in_run(model: Table, notation: str, evidence: Evidence) -> bool:

@@ -476,6 +476,24 @@ def test_in_a_game_taken_up_midway_no_accusation_rests_on_a_card_off_its_cascade
     assert ((EventKind.ILLEGAL, "red 4 on red 8 is not allowed: colours must alternate") in events) is accused
 
 
+@pytest.mark.parametrize("taken_empty_doubted", [True, False])
+def test_a_column_read_empty_when_the_deal_went_by_unread_backs_no_accusation(taken_empty_doubted: bool) -> None:
+    # bk-misdeal-1 (kde_standard, a reader that reads unsure crops twice): column 1's QS never read, the deal went by
+    # unread and the table was taken up with column 1 empty; the JH put on the QS was announced as "only a king may
+    # fill column 1". The deal filled every column: one read empty then may hold a card unread
+    before = camera_view(
+        make_table("klondike", {"t1": "KS", "t2": "QD", "t3": "7S", "t5": "9C", "t7": "5C", "w": "JH"})
+    )
+    after = camera_view(
+        make_table("klondike", {"t1": "KS", "t2": "QD", "t3": "7S", "t4": "JH", "t5": "9C", "t7": "5C"})
+    )
+    tracker = Tracker(partial=True, taken_empty_doubted=taken_empty_doubted)
+    events = feed(tracker, [before] * 3 + [None] + [before] * 6 + [None] + [after] * 8)
+    assert (EventKind.UNCLEAR, "I could not read the deal clearly: I follow the game from here") in events
+    accused = (EventKind.ILLEGAL, "only a king may fill column 4, not a red jack") in events
+    assert accused is not taken_empty_doubted
+
+
 def test_a_legal_move_is_never_explained_as_a_detour_through_an_illegal_one() -> None:
     # k-misdeal-2 with session 10's models: the 10 of spades put on the jack of diamonds was announced as "onto
     # the jack of hearts, then taken off it alone" (the 1914 rules move a run whole), found in the vote of the

@@ -1840,3 +1840,83 @@ def test_a_card_read_under_a_columns_top_with_a_stock_turn_beside_is_no_card_mov
     events = observe(tracker, [None, *[(later, confidences(later))] * 8], start=2.0)
     illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
     assert illegal == ([] if under_not_moved else [("t2>t3",)])
+
+
+@pytest.mark.parametrize(
+    ("top", "elsewhere", "seen", "filled"),
+    [
+        ("2H", {}, "", True),  # the AH held nowhere, never read: it may have gone there first, unread (hc-illegal-1)
+        ("2H", {"t3": "AH"}, "", False),  # the AH on column 3: nothing fills the empty foundation
+        ("2H", {}, "AH", False),  # a reading saw the AH: it would have been read on the foundation too
+        ("3H", {}, "", True),  # the AH and the 2H, two cards unread
+        ("4H", {}, "", False),  # three: too many to have gone unread
+        ("2S", {}, "", True),  # (the AS, as the 2H's AH)
+    ],
+)
+def test_an_empty_foundations_first_card_may_be_the_one_unread(
+    top: str, elsewhere: dict[str, str], seen: str, filled: bool
+) -> None:
+    from cadogan.tracker import _gap_filled
+
+    table = make_table("klondike", {"t2": f"6S {top}", "s": "7c 3d 9c", **elsewhere})
+    assert _gap_filled(table, "t2>f1", {parse_code(seen)} if seen else set()) is filled
+
+
+@pytest.mark.parametrize(
+    ("waste", "move", "unread"),
+    [
+        ("2D ?? KC", "w:2>f1", True),  # bc-legal-1: the QC played unread before the KC, one at a time
+        ("2D QC KC", "w:2>f1", False),  # both read: several cards put at once is the player's doing
+        ("2D ?? KC", "w>f1", False),  # one card: judged as it is
+        ("2D ?? KC", "w:2>t1", False),  # onto a column, where a card put shows its index
+    ],
+)
+def test_several_cards_put_on_a_foundation_some_unread_are_no_accusation(waste: str, move: str, unread: bool) -> None:
+    from cadogan.tracker import _unread_onto_foundation
+
+    table = make_table("klondike", {"w": waste, "f1": "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC", "s": "7c 3d"})
+    assert _unread_onto_foundation(table, Move.parse(move)) is unread
+
+
+@pytest.mark.parametrize(
+    ("rule", "top", "accused"),
+    [
+        (True, "2D", False),  # the waste's 2D went to the 3S, read there as its twin the 2H (nc-misdeal-1)
+        (False, "2D", True),  # (the rule off: "the 2 of hearts was taken from under another card")
+        (True, "9D", True),  # a top that is no twin of the card taken: taken from under, as read
+    ],
+)
+def test_a_card_taken_from_under_its_twin_that_could_have_gone_is_the_twin_read_wrong(
+    rule: bool, top: str, accused: bool
+) -> None:
+    piles = {"t1": "3S", "t2": "KC", "s": "7c 3d 9c"}
+    start = make_table("klondike", {"w": f"2H 5C {top}", **piles})  # (the waste's fan read whole)
+    end = make_table("klondike", {"w": f"5C {top}", **piles, "t1": "3S 2H"})
+    tracker = Tracker(check_deal=False, twin_would_do=rule)
+    observe(tracker, [(start, confidences(start))] * 6)
+    events = observe(tracker, [None, *[(end, confidences(end))] * 8], start=1.0)
+    illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+    assert illegal == ([("w-2>t1",)] if accused else [])
+
+
+@pytest.mark.parametrize(
+    ("rule", "twin_on", "accused"),
+    [
+        (True, "", False),  # the JS held nowhere: the JS came up and was read as the JC (qc-legal-1)
+        (False, "", True),  # (the rule off: "cards may not be taken from foundation 1")
+        (True, "t3", True),  # the JS held on column 3: the JC itself left the foundation
+    ],
+)
+def test_a_card_said_taken_off_a_foundation_whose_twin_is_unseen_is_no_accusation(
+    rule: bool, twin_on: str, accused: bool
+) -> None:
+    piles = {"r": "4d 9s 2H", "t1": "QH", "t2": "5S", "t3": "8D 7C", "t4": "3C", "s": "6d 5d 4h"}
+    if twin_on:
+        piles[twin_on] = "KD QS JS"
+    start = make_table("canfield", {**piles, "f1": "10C JC"})
+    end = make_table("canfield", {**piles, "f1": "10C", "t1": "QH JC"})
+    tracker = Tracker(check_deal=False, dug_twin_unseen=rule)
+    observe(tracker, [(start, confidences(start))] * 6)
+    events = observe(tracker, [None, *[(end, confidences(end))] * 8], start=1.0)
+    illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+    assert illegal == ([("f1>t1",)] if accused else [])
