@@ -51,6 +51,13 @@ def observe(
     return events
 
 
+def _accusations(tracker: Tracker, start: Table, end: Table) -> list[tuple[str, ...]]:
+    """The moves ``tracker`` calls illegal when the table ``start``, read sure 6 times, becomes ``end`` (8 times)."""
+    observe(tracker, [(start, confidences(start))] * 6)
+    events = observe(tracker, [None, *[(end, confidences(end))] * 8], start=1.0)
+    return [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+
+
 def kinds(events: list[Event]) -> list[EventKind]:
     return [e.kind for e in events]
 
@@ -1786,9 +1793,7 @@ def test_no_card_is_called_put_on_a_card_a_card_never_read_may_have_been_put_on_
     start = camera_view(make_table("klondike", {"t2": "6S 5H", **piles}))
     end = camera_view(make_table("klondike", {"t2": "6S", **piles, "f1": "AH 2H 3H 5H"}))
     tracker = Tracker(check_deal=False, gap_unread=rule)
-    observe(tracker, [(start, confidences(start))] * 6)
-    events = observe(tracker, [None, *[(end, confidences(end))] * 8], start=1.0)
-    illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+    illegal = _accusations(tracker, start, end)
     assert illegal == ([("t2>f1",)] if accused else [])
 
 
@@ -1893,9 +1898,7 @@ def test_a_card_taken_from_under_its_twin_that_could_have_gone_is_the_twin_read_
     start = make_table("klondike", {"w": f"2H 5C {top}", **piles})  # (the waste's fan read whole)
     end = make_table("klondike", {"w": f"5C {top}", **piles, "t1": "3S 2H"})
     tracker = Tracker(check_deal=False, twin_would_do=rule)
-    observe(tracker, [(start, confidences(start))] * 6)
-    events = observe(tracker, [None, *[(end, confidences(end))] * 8], start=1.0)
-    illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+    illegal = _accusations(tracker, start, end)
     assert illegal == ([("w-2>t1",)] if accused else [])
 
 
@@ -1916,7 +1919,5 @@ def test_a_card_said_taken_off_a_foundation_whose_twin_is_unseen_is_no_accusatio
     start = make_table("canfield", {**piles, "f1": "10C JC"})
     end = make_table("canfield", {**piles, "f1": "10C", "t1": "QH JC"})
     tracker = Tracker(check_deal=False, dug_twin_unseen=rule)
-    observe(tracker, [(start, confidences(start))] * 6)
-    events = observe(tracker, [None, *[(end, confidences(end))] * 8], start=1.0)
-    illegal = [e.moves for e in events if e.kind is EventKind.ILLEGAL]
+    illegal = _accusations(tracker, start, end)
     assert illegal == ([("f1>t1",)] if accused else [])
