@@ -377,10 +377,9 @@ class Tracker:
     start with a 10, not a red jack"). Nor are several cards called put on a foundation at once where some of them
     were never read: put one at a time, unread, they look the same (bc-legal-1 again, penguins' probe fitted
     firmer: "foundations take one card at a time" for the QC and KC played in turn, the QC unread). Nor is a run
-    called moved that holds a card and its twin, nor
-    a card put on its twin, where no reading named both at once: that is one card the reader named both ways (the
-    same recording: a 5C read as the 5S in the waste's fan, taken for two cards); a black jack put on the other,
-    both read, is still the player's mistake (k-illegal-3)."""
+    called moved that holds a card and its twin, nor a card put on its twin, where no reading named both at once:
+    that is one card the reader named both ways (the same recording: a 5C read as the 5S in the waste's fan, taken
+    for two cards); a black jack put on the other, both read, is still the player's mistake (k-illegal-3)."""
     dug_twin_unseen: bool = True
     """No card is said taken off a foundation, from under its top card or as its top, while its twin (same rank and
     colour) is a card the model holds nowhere: a card turned up since, read as its twin, looks the same (nk-legal-2,
@@ -1602,9 +1601,6 @@ class Tracker:
             weak = evidence.per_card and evidence.best_card(card, dst) < self.sure_card
             if weak or self._pulled_new(model, found[1], found[3], evidence) is False:
                 sure_cap = 0.0
-            held = _held(model)
-            if self.dug_twin_unseen and model.game.pile(src).role is Role.FOUNDATION and twin(card) not in held:
-                sure_cap = 0.0  # (its twin, a card nobody has seen yet, more likely came up: see ``dug_twin_unseen``)
             top = model.codes(src)[-1] if model.codes(src) else UNKNOWN
             if self.twin_would_do and top == twin(card) and reference_is_legal(model, Move.parse(f"{src}>{dst}")):
                 sure_cap = 0.0  # (the top card went there legally, read as its twin: see ``twin_would_do``)
@@ -1621,16 +1617,21 @@ class Tracker:
                     if self.under_not_moved and self._read_under(before, table_after(before, (move,))):
                         sure_cap = 0.0  # (the card may have lain there all along, as above: not the player's doing)
                     break
-        if found is not None and "-" not in found[3]:
+        if found is not None:
             # (judged on the table just before the move: after the legal moves found ahead of it, if any)
             before = table_after(model, legal_around[0])
+            src, card = _taken_card(before, found[1], found[3])
+            if (
+                self.dug_twin_unseen
+                and before.game.pile(src).role is Role.FOUNDATION
+                and card != UNKNOWN
+                and twin(card) not in _held(before)
+            ):
+                sure_cap = 0.0  # (its twin, a card nobody has seen yet, more likely came up: see ``dug_twin_unseen``)
+        if found is not None and "-" not in found[3]:
             if self.twin_would_do and self._twin_would_do(before, found[3]):
                 sure_cap = 0.0  # (a suit the reader may have misread decides it: see ``twin_would_do``)
             taken = Move.parse(found[3])
-            if self.dug_twin_unseen and before.game.pile(taken.src).role is Role.FOUNDATION:
-                card = before.codes(taken.src)[-taken.count]
-                if card != UNKNOWN and twin(card) not in _held(before):
-                    sure_cap = 0.0  # (its twin, unseen, more likely came up: see ``dug_twin_unseen``)
             if self.gap_unread and (
                 _gap_filled(before, found[3], set(evidence.seen))
                 or _twins_in_run(before, found[3], evidence)
@@ -2274,6 +2275,16 @@ def _gap_filled(model: Table, notation: str, seen: set[int], most: int = 2) -> b
         return False
 
     return not reference_is_legal(model, move) and fills(model, most)
+
+
+def _taken_card(before: Table, after: Table, notation: str) -> tuple[str, int]:
+    """The pile the move ``notation`` takes from, and its (first) card: a card from under another as read where it
+    went (the model may hold it unread), any other as ``before`` holds it."""
+    if "-" in notation:
+        src, _, dst = _pulled(notation)
+        return src, after.codes(dst)[-1]
+    move = Move.parse(notation)
+    return move.src, before.codes(move.src)[-move.count]
 
 
 def _unread_onto_foundation(model: Table, move: Move) -> bool:
