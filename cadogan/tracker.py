@@ -462,6 +462,28 @@ class Tracker:
     readers: the 4S taken from under the waste's 3H onto column 1 was read on it at 0.47-0.65, too unsure to
     accuse; the 3H then put on the 4S covered it, and "red 3 on black jack" was announced with the 4S still in
     the model's waste)."""
+    last_move_redone: bool = True
+    """Before a change is announced as a mistake, the legal move followed last is doubted: if legal moves lead from
+    the table before it to what is seen now, the last change was misread and the game is followed from there (a
+    ``MOVE`` event that says so), not a player accused. A card played from a waste's top to a foundation, read
+    nowhere, with the cards the waste showed under it never read, looks like a stock turn; the next card put on
+    it then looks illegal (heldout14's yc-misdeal-1, the noisy reader at drop 0.25, seed 4: the JS played to an
+    empty foundation taken for a turn, then "foundation 4 must start with a jack, not a black queen" for the QS
+    put on it)."""
+    read_above_doubted: bool = True
+    """No accusation rests on a pile where, since the tracker last changed it, ``votes`` readings or more named a
+    card lying on the pile's top card that the accused table (with the cards read now) holds nowhere: a move put it
+    there that the tracker missed (the card read too unsure to follow), and it may now go unread under the cards
+    put on it (heldout11's vc-illegal-1, plain reader: the 4C taken from under the 3H onto column 1's 10H, read there
+    at 0.5-0.62 in six readings and followed by no move; the 3H later put on the 4C, read on the 10H: "red 3 on red
+    10"). A card the table holds elsewhere, read there, is a card of the next pile the reader put in this one
+    (heldout5's nk-illegal-1: the 6C of column 7 read on column 6's jack in 4 readings), and doubts nothing."""
+    _read_above: dict[str, Counter[int]] = field(default_factory=dict)
+    """Per pile, how many readings since the model last changed it named each card lying on its top card."""
+    _before_last: Table | None = None
+    """The model before the legal moves followed last (see ``last_move_redone``); None after anything else."""
+    _last_moves: tuple[Move, ...] = ()
+    """Those moves."""
     _behind: frozenset[tuple[int, str]] = frozenset()
     """Where the vote of the last still table put its cards, if that table was read but left unexplained (see
     ``doubt_after_unexplained``); empty otherwise."""
@@ -554,6 +576,8 @@ class Tracker:
         if self.model is not None and self.empty_unconfirms:
             self._unconfirm_empty(reading)
         self._still_reads += 1
+        if self.model is not None and self.read_above_doubted:
+            self._count_read_above(self.model, reading)
         for kept, item in zip(self._per_reading(), ((reading, confidence), cards, kinds, backs, gaps), strict=True):
             kept.append(item)
         while len(self._recent) > self.window:
@@ -1645,6 +1669,10 @@ class Tracker:
             self._settled = False  # a change nobody can explain yet
             if not self._impatient:
                 return []
+            if self.last_move_redone and self._before_last is not None:
+                redone = self._redone(t, evidence, tries)
+                if redone:
+                    return redone
             if self._relearn():
                 return self._restart(t, evidence)
             return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
@@ -1679,6 +1707,13 @@ class Tracker:
             sure_cap = 0.0  # nor on a column whose face-down cards the readings do not see
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
             sure_cap = 0.0
+        if self.read_above_doubted and any(
+            count >= self.votes and card not in held
+            for held in [_held(reveal(after, seen, self.partial)[0])]
+            for p in touched
+            for card, count in self._read_above.get(p, Counter()).items()
+        ):
+            sure_cap = 0.0  # nor on a pile where readings saw a card on its top that no move followed put there
         if self.taken_empty_doubted and any(p in self._taken_empty for p in touched):
             sure_cap = 0.0  # nor on a column taken up empty that no followed move changed: a card may lie unread
         elsewhere = frozenset(self._held_elsewhere(after, evidence, touched))
@@ -1714,6 +1749,10 @@ class Tracker:
                 return []
             return [Event(EventKind.UNCLEAR, t, "please hold still, I am reading the table again", confidence=sure)]
         self._suspect = None
+        if self.last_move_redone and self._before_last is not None:
+            redone = self._redone(t, evidence, tries)
+            if redone:
+                return redone
         events = [self._adopt(t, model, after, seen, evidence, sure)]
         if unjudged:  # a move of, or onto, a card never read: no rule can be named, only the table followed
             text = "a card I could not read has moved: I follow the table as I see it"
@@ -1725,6 +1764,31 @@ class Tracker:
         if then:
             events.append(_moves_event(t, table_after(model, (*ahead, Move.parse(notation))), then, sure))
         return events
+
+    def _redone(self, t: float, evidence: Evidence, tries: dict[tuple[object, ...], tuple[Table, int]]) -> list[Event]:
+        """The game followed from the table before the last legal moves, where legal moves lead from it to one of
+        the tables ``tries`` (the readings' tables, most used first) that the model cannot reach legally (see
+        ``last_move_redone``); no events where none does. Where they begin with the moves followed, those were
+        right and only a card they turned up was misread: the model forgets it and follows on from there with the
+        moves after them (not said twice)."""
+        before, last = self._before_last, self._last_moves
+        assert before is not None
+        for seen, _ in tries.values():
+            explanation = self._explain(seen, before)
+            if explanation is None or not explanation.legal or not explanation.moves:
+                continue
+            if explanation.moves[: len(last)] != last:
+                self.model = before
+                self._cache.clear()
+                return self._accept(t, evidence, seen, explanation, redone=True)
+            base = table_after(before, last)
+            rest = self._explain(seen, base)
+            if rest is None or not rest.legal or not rest.moves:
+                continue  # (the card turned up read anew, and no move: a change may hide behind it)
+            self.model = base
+            self._cache.clear()
+            return self._accept(t, evidence, seen, rest)
+        return []
 
     def _twin_would_do(self, model: Table, notation: str) -> bool:
         """Would the move ``notation`` be legal with the card moved, or the card it lands on, read as its twin, where
@@ -1827,6 +1891,8 @@ class Tracker:
         """The model was just taken from the table in view (``view``, as read): settle on it, confirm what the
         readings saw, and say ``text`` (nothing before it is checked, nobody accused)."""
         self._settled = True
+        self._before_last = None
+        self._read_above = {}
         self._confirmed, self._seen_empty = set(), set()
         self._confirm(evidence)
         self._known = {}
@@ -1845,6 +1911,7 @@ class Tracker:
         say the table is still."""
         self._moved(model, after)
         self._lost, self._lost_tables = False, 0
+        self._before_last = None
         self.model = _revealed_once(after, seen, self.partial)
         self._cache.clear()
         self._slow.clear()
@@ -1966,25 +2033,42 @@ class Tracker:
             if face_up(model, pile) != face_up(after, pile):
                 self._seen_empty.discard(pile)
                 self._taken_empty.discard(pile)
+                self._read_above.pop(pile, None)
 
-    def _accept(self, t: float, evidence: Evidence, seen: Table, explanation: Explanation) -> list[Event]:
+    def _count_read_above(self, model: Table, reading: Table) -> None:
+        """Count the cards ``reading`` names on the model's top card of each pile (see ``read_above_doubted``)."""
+        for pile in reading.pile_ids:
+            mine = face_up(model, pile)
+            read = list(reading.codes(pile))
+            if not mine or mine[-1] == UNKNOWN or mine[-1] not in read:
+                continue
+            above = [code for code in read[len(read) - read[::-1].index(mine[-1]) :] if code != UNKNOWN]
+            if above:
+                self._read_above.setdefault(pile, Counter()).update(above)
+
+    def _accept(
+        self, t: float, evidence: Evidence, seen: Table, explanation: Explanation, redone: bool = False
+    ) -> list[Event]:
         model = self.model
         assert model is not None
         after = model.copy()
         for move in explanation.moves:
             after.push(move)
         sure = _change_confidence(model, after, evidence, 1)
+        text = "; ".join(explanation.sentences)
         events = [
             self._adopt(t, model, after, seen, evidence, sure),
             Event(
                 EventKind.MOVE,
                 t,
-                "; ".join(explanation.sentences),
+                f"I misread the last change: {text}" if redone else text,
                 tuple(map(str, explanation.moves)),
                 confidence=sure,
                 sentences=explanation.sentences,
             ),
         ]
+        if explanation.moves:
+            self._before_last, self._last_moves = model, explanation.moves
         adopted = self.model
         assert adopted is not None  # _adopt set it
         outcome = adopted.outcome()

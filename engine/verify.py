@@ -103,7 +103,9 @@ def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = Fals
     fresh = _newly_seen(before, seen)
     # each line of moves with the tables it went through: a card a move turned up is named in the next move's
     # sentence as the line took it to be ("move the 5 of clubs", not "an unknown card")
-    frontier: list[tuple[Table, tuple[Move, ...], tuple[Table, ...]]] = [(before.copy(), (), ())]
+    frontier: list[tuple[Table, tuple[Move, ...], tuple[Table, ...]]] = [
+        (root, (), ()) for root in _unknown_tops(before, seen, fresh, partial)
+    ]
     visited = {before.key()}
     for _ in range(max_moves):
         next_frontier: list[tuple[Table, tuple[Move, ...], tuple[Table, ...]]] = []
@@ -184,6 +186,29 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
         packet = at_place != UNKNOWN and child.game.pile(pile).role is not Role.TABLEAU
         children = [*children, *grown] if held or packet else grown or children
     return children
+
+
+def _unknown_tops(before: Table, seen: Table, fresh: list[int], partial: bool) -> list[Table]:
+    """``before``, and with a camera's readings (``partial``) also ``before`` with each face-up card it holds unknown
+    on top of a pile (turned up earlier and never read) taken for each card read now that it does not know, unless
+    read in that very place: such a card can only be moved once it is named (a reserve's new top never read, then
+    put into a space, read there: heldout13's xc-illegal-1, the noisy reader)."""
+    roots = [before.copy()]
+    if not partial or not fresh:
+        return roots
+    for pile in before.pile_ids:
+        codes = before.codes(pile)
+        if not codes or codes[-1] != UNKNOWN or before.face_down_count(pile) >= len(codes):
+            continue
+        at_place = _seen_card(before, seen, pile, len(codes) - 1, partial)
+        options = [code for code in dict.fromkeys(fresh) if code != at_place]
+        roots += [
+            with_card(root, pile, len(codes) - 1, code)
+            for root in roots
+            for code in options
+            if _copies(root, code) < root.game.packs
+        ]
+    return roots
 
 
 def _copies(table: Table, code: int) -> int:

@@ -810,7 +810,8 @@ def test_no_accusation_on_a_pile_where_an_unexplained_table_before_had_another_c
         middle_piles[queen_on] += " QC"
     middle = make_table("klondike", middle_piles)
     end = make_table("klondike", {"t2": "", "t3": "KH JD 10C 9D", "t4": "5S", **rest})
-    tracker = Tracker(check_deal=False, doubt_after_unexplained=doubt)
+    # (the QC read on the KH and followed by no move is doubted by ``read_above_doubted`` too: off with the rule)
+    tracker = Tracker(check_deal=False, doubt_after_unexplained=doubt, read_above_doubted=doubt)
     frames = [start] * 5 + [None] * 3 + [middle] * 12 + [None] * 3 + [end] * 12
     events = [e for k, frame in enumerate(frames) for e in tracker.observe(k / 10, frame, 0.95)]
     if queen_on:
@@ -1684,7 +1685,8 @@ def test_a_change_that_buries_cards_read_in_the_waste_fan_waits_for_more_reading
     # which would have buried the 3C and 7S read in the fan under three cards, and the 4D was lost with the game
     truth = _canfield("9C 8D 7S 4C 5D 3C 8H AD 3H 10C QH JD 2H 10H")
     read = _waste_read
-    tracker = Tracker(partial=True, check_deal=False, fan_in_view=fan_in_view)
+    # (with the rule off, the turn taken would later be redone by ``last_move_redone``: off too, to show the loss)
+    tracker = Tracker(partial=True, check_deal=False, fan_in_view=fan_in_view, last_move_redone=fan_in_view)
     observe(tracker, [(read(truth, fan=3), confidences(read(truth, fan=3)))] * 6)
     truth.push(Move.parse("s:3>w"))
     observe(tracker, [None, *[(read(truth, fan=3), confidences(read(truth, fan=3)))] * 6], start=1.0)
@@ -1921,3 +1923,100 @@ def test_a_card_said_taken_off_a_foundation_whose_twin_is_unseen_is_no_accusatio
     tracker = Tracker(check_deal=False, dug_twin_unseen=rule)
     illegal = _accusations(tracker, start, end)
     assert illegal == ([("f1>t1",)] if accused else [])
+
+
+def _waste_top_only(table: Table, unread: str = "") -> Table:
+    """The camera's reading of ``table`` with the waste's top card alone read, and pile ``unread`` read empty."""
+    view = camera_view(table)
+    piles = [
+        list(view.codes(p))[-1:] if p == "w" else [] if p == unread else list(view.codes(p)) for p in view.pile_ids
+    ]
+    return Table(view.game, piles, [0] * len(piles), passes=view.passes)
+
+
+@pytest.mark.parametrize(
+    ("rule", "unread", "then", "events"),
+    [
+        # heldout14's yc-misdeal-1 (noisy reader): the JS played to the empty foundation 4 and read nowhere, the
+        # cards under it in the waste never read, looked like a stock turn; the QS put on it then looked illegal
+        (True, "f4", "t1>f4", [(EventKind.MOVE, ("w>f4", "t1>f4"))]),
+        (False, "f4", "t1>f4", [(EventKind.ILLEGAL, ("t1>f4",))]),
+        # the JS read on the foundation: the last move was read right, and a mistake after it is still the player's
+        (True, "", "t4>t1", [(EventKind.ILLEGAL, ("t4>t1",))]),
+        (True, "", "t3>t2", [(EventKind.ILLEGAL, ("t3>t2",))]),
+    ],
+)
+def test_a_change_only_legal_from_before_the_last_move_shows_that_move_misread(
+    rule: bool, unread: str, then: str, events: list[tuple[EventKind, tuple[str, ...]]]
+) -> None:
+    piles = {"r": "4d 9s 2H", "f1": "JH", "f2": "JD", "f3": "JC", "t1": "KH QS", "t2": "4S 3D", "t3": "AS", "t4": "7S"}
+    start = make_table("canfield", {**piles, "w": "9C", "s": "6d 5d 4h 8h 2d js kc 7c"})
+    tracker = Tracker(partial=True, check_deal=False, last_move_redone=rule)
+    turned = start.copy()
+    turned.push(Move.parse("s:3>w"))  # the JS on top, the two cards under it unread
+    played = turned.copy()
+    played.push(Move.parse("w>f4"))
+    after = played.copy()
+    after.push(Move.parse(then))
+    readings = [
+        _waste_top_only(start),
+        _waste_top_only(turned),
+        _waste_top_only(played, unread),
+        _waste_top_only(after),
+    ]
+    said = []
+    for n, reading in enumerate(readings):
+        found = observe(tracker, [None, *[(reading, confidences(reading))] * 8], start=2.0 * n)
+        said.append([(e.kind, e.moves) for e in found if e.kind is not EventKind.STILL])
+    taken = ("s:3>w",) if unread else ("w>f4",)  # (misread, a stock turn)
+    assert said[1:3] == [[(EventKind.MOVE, ("s:3>w",))], [(EventKind.MOVE, taken)]]
+    assert said[3] == events
+
+
+@pytest.mark.parametrize(
+    ("read", "above"),
+    [
+        ("10H 4C", {"4C": 1}),  # a card on the top card: a move the tracker has not followed put it there
+        ("9S 10H 4C 3H", {"4C": 1, "3H": 1}),  # (read with a card too many under the top: only those on it count)
+        ("10H", {}),  # the top card alone
+        ("4C", {}),  # the top card unread: nothing is known to lie on it
+        ("", {}),
+    ],
+)
+def test_cards_read_on_a_piles_top_card_are_counted_until_the_pile_changes(read: str, above: dict[str, int]) -> None:
+    model = make_table("klondike", {"t1": "KS QD JC 10H", "t2": "KD", "s": "7c 3d"})
+    tracker = Tracker(check_deal=False)
+    tracker._count_read_above(model, make_table("klondike", {"t1": read, "t2": "KD"}))
+    assert dict(tracker._read_above.get("t1", {})) == {parse_code(name): n for name, n in above.items()}
+    changed = make_table("klondike", {"t1": "KS QD JC", "t2": "KD", "s": "7c 3d 10h"})
+    tracker._moved(model, changed)  # the tracker followed a move that changed column 1: the count starts again
+    assert "t1" not in tracker._read_above
+
+
+@pytest.mark.parametrize(
+    ("rule", "column_3", "accused"),
+    [
+        # heldout11's vc-illegal-1 (plain reader): a card read weakly on column 1's 10H and followed by no move, then
+        # unread under the 3H put on it: "red 3 on red 10" would rest on a move the tracker missed
+        (True, "9S", False),
+        (False, "9S", True),  # (the rule off)
+        (True, "5D 4C", True),  # the 4C held on column 3: a card of the next pile read in this one (nk-illegal-1)
+    ],
+)
+def test_no_accusation_rests_on_a_pile_where_an_unfollowed_card_was_read_on_top(
+    rule: bool, column_3: str, accused: bool
+) -> None:
+    tracker = Tracker(check_deal=False, read_above_doubted=rule)
+    piles = {"t3": column_3, "f1": "AC 2C 3C", "s": "7c 3d 9c"}
+    tables = [
+        (make_table("klondike", {**piles, "t1": "10H", "t4": "5S 3H", "w": "QC", "t2": "KD"}), {}),
+        (make_table("klondike", {**piles, "t1": "10H 4C", "t4": "5S 3H", "w": "QC", "t2": "KD"}), {"4C": 0.45}),
+        (make_table("klondike", {**piles, "t1": "10H", "t4": "5S 3H", "t2": "KD QC"}), {}),  # (the 4C unread now)
+        (make_table("klondike", {**piles, "t1": "10H 3H", "t4": "5S", "t2": "KD QC"}), {}),
+    ]
+    said = []
+    for n, (table, unsure) in enumerate(tables):
+        found = observe(tracker, [None, *[(table, confidences(table, **unsure))] * 8], start=2.0 * n)
+        said.append([(e.kind, e.moves) for e in found if e.kind is not EventKind.STILL])
+    assert said[2] == [(EventKind.MOVE, ("w>t2",))]
+    assert ((EventKind.ILLEGAL, ("t4>t1",)) in said[3]) is accused

@@ -261,3 +261,22 @@ def test_a_turns_top_card_read_in_its_place_may_be_covered_by_the_next_turn() ->
     assert result is not None
     assert result.legal
     assert [str(m) for m in result.moves] == ["s:3>w", "s:3>w"]
+
+
+@pytest.mark.parametrize(
+    ("move", "legal"),
+    [
+        ("r>t4", True),  # heldout13's xc-illegal-1 (noisy reader): the reserve's new top never read, put into a space
+        ("r>t1", False),  # the same card put on a black queen: the player's mistake, named as such
+    ],
+)
+def test_a_card_turned_up_unread_can_be_moved_once_read_where_it_went(move: str, legal: bool) -> None:
+    from engine.verify import with_card
+
+    table = make_table("canfield", {"r": "9h 7c JS", "f3": "4S", "t1": "QS", "t2": "8H", "t3": "3C"})
+    model = with_card(hide_face_down(table), "r", 2, UNKNOWN)  # (turned up when the 4S left, and never read)
+    seen = camera_view(after(table, move))
+    result = explain(model, seen, partial=True)
+    assert result is not None
+    assert result.legal is legal
+    assert [str(m) for m in result.moves] == [move]
