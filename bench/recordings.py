@@ -313,7 +313,8 @@ HELDOUT_18: tuple[Spec, ...] = (
     Spec("dk-misdeal-1", "klondike", 317, "kde_ancient_egyptians", misdeal=True),
 )
 """Six more, rendered at the start of session 28 and measured once with session 27's code, then kept unlooked
-while heldout17 was worked on: the held-out set the session's changes were judged on."""
+while heldout17 was worked on: the held-out set the session's changes were judged on (session 30's too, measured
+once at its end; its recordings still not looked into)."""
 
 SETS = {
     "main": SPECS,
