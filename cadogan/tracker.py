@@ -1669,10 +1669,8 @@ class Tracker:
             self._settled = False  # a change nobody can explain yet
             if not self._impatient:
                 return []
-            if self.last_move_redone and self._before_last is not None:
-                redone = self._redone(t, evidence, tries)
-                if redone:
-                    return redone
+            if redone := self._redone(t, evidence, tries):
+                return redone
             if self._relearn():
                 return self._restart(t, evidence)
             return [Event(EventKind.UNCLEAR, t, "I cannot follow that change: please hold still", confidence=0.0)]
@@ -1707,13 +1705,11 @@ class Tracker:
             sure_cap = 0.0  # nor on a column whose face-down cards the readings do not see
         if self._midway and any(model.game.pile(p).role is Role.FOUNDATION for p in touched):
             sure_cap = 0.0
-        if self.read_above_doubted and any(
-            count >= self.votes and card not in held
-            for held in [_held(reveal(after, seen, self.partial)[0])]
-            for p in touched
-            for card, count in self._read_above.get(p, Counter()).items()
-        ):
-            sure_cap = 0.0  # nor on a pile where readings saw a card on its top that no move followed put there
+        if self.read_above_doubted and any(p in self._read_above for p in touched):
+            held = _held(reveal(after, seen, self.partial)[0])
+            read_above = [card for p in touched for card, n in self._read_above.get(p, {}).items() if n >= self.votes]
+            if any(card not in held for card in read_above):
+                sure_cap = 0.0  # nor on a pile where readings saw a card on its top that no move followed put there
         if self.taken_empty_doubted and any(p in self._taken_empty for p in touched):
             sure_cap = 0.0  # nor on a column taken up empty that no followed move changed: a card may lie unread
         elsewhere = frozenset(self._held_elsewhere(after, evidence, touched))
@@ -1749,10 +1745,8 @@ class Tracker:
                 return []
             return [Event(EventKind.UNCLEAR, t, "please hold still, I am reading the table again", confidence=sure)]
         self._suspect = None
-        if self.last_move_redone and self._before_last is not None:
-            redone = self._redone(t, evidence, tries)
-            if redone:
-                return redone
+        if redone := self._redone(t, evidence, tries):
+            return redone
         events = [self._adopt(t, model, after, seen, evidence, sure)]
         if unjudged:  # a move of, or onto, a card never read: no rule can be named, only the table followed
             text = "a card I could not read has moved: I follow the table as I see it"
@@ -1772,21 +1766,20 @@ class Tracker:
         right and only a card they turned up was misread: the model forgets it and follows on from there with the
         moves after them (not said twice)."""
         before, last = self._before_last, self._last_moves
-        assert before is not None
+        if not self.last_move_redone or before is None:
+            return []
         for seen, _ in tries.values():
             explanation = self._explain(seen, before)
             if explanation is None or not explanation.legal or not explanation.moves:
                 continue
             if explanation.moves[: len(last)] != last:
-                self.model = before
-                self._cache.clear()
+                self.model = before  # (``_accept`` clears what was cached for the model)
                 return self._accept(t, evidence, seen, explanation, redone=True)
             base = table_after(before, last)
             rest = self._explain(seen, base)
             if rest is None or not rest.legal or not rest.moves:
                 continue  # (the card turned up read anew, and no move: a change may hide behind it)
             self.model = base
-            self._cache.clear()
             return self._accept(t, evidence, seen, rest)
         return []
 

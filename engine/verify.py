@@ -172,12 +172,8 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
             options = [at_place, *(code for code in dict.fromkeys(fresh) if code not in seen.codes(pile))]
         else:
             options = list(dict.fromkeys(fresh))
-        # A card the table already holds as often as the game's packs allow cannot be turned up again
-        # (an earlier move of the same sequence may have taken it): no child with a duplicate card.
-        grown = []
-        for c in children:
-            counts = Counter(code for pile_id in c.pile_ids for code in c.codes(pile_id))
-            grown += [with_card(c, pile, index, code) for code in options if counts[code] < c.game.packs]
+        # (an earlier move of the same sequence may have taken a card already)
+        grown = _each_named(children, pile, index, options)
         # a card read where the table holds it already may be the sequence's own guess (a waste card played, the
         # one under it taken for the card read on top, then a turn): the turned card stays unknown as well; so does
         # one on a packet whose place shows a card: a packet shows only its top cards, so the place is counted from
@@ -202,13 +198,18 @@ def _unknown_tops(before: Table, seen: Table, fresh: list[int], partial: bool) -
             continue
         at_place = _seen_card(before, seen, pile, len(codes) - 1, partial)
         options = [code for code in dict.fromkeys(fresh) if code != at_place]
-        roots += [
-            with_card(root, pile, len(codes) - 1, code)
-            for root in roots
-            for code in options
-            if _copies(root, code) < root.game.packs
-        ]
+        roots += _each_named(roots, pile, len(codes) - 1, options)
     return roots
+
+
+def _each_named(tables: list[Table], pile: str, index: int, options: list[int]) -> list[Table]:
+    """Each table with its unknown card at ``index`` of ``pile`` named as each of ``options``; a card a table
+    already holds as often as the game's packs allow cannot be that card (no table with a duplicate card)."""
+    named: list[Table] = []
+    for table in tables:
+        counts = Counter(code for pile_id in table.pile_ids for code in table.codes(pile_id))
+        named += [with_card(table, pile, index, code) for code in options if counts[code] < table.game.packs]
+    return named
 
 
 def _copies(table: Table, code: int) -> int:
