@@ -113,6 +113,9 @@ class Event:
     confidence: float = 1.0
     sentences: tuple[str, ...] = ()
     """One sentence per move, in words ("move the 7 of hearts onto the 8 of spades")."""
+    retracts: tuple[str, ...] = ()
+    """With a move: the moves followed last that it takes back, misread (``Tracker.last_move_redone``); its own
+    moves were made instead of them."""
     cards: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     """With a still table: per pile, the confidence of each card the table lists there (in its order): how
     sure the readings of this still table are that the card is there (0 for an unknown card, and for a card
@@ -1774,7 +1777,7 @@ class Tracker:
                 continue
             if explanation.moves[: len(last)] != last:
                 self.model = before  # (``_accept`` clears what was cached for the model)
-                return self._accept(t, evidence, seen, explanation, redone=True)
+                return self._accept(t, evidence, seen, explanation, retracts=tuple(map(str, last)))
             base = table_after(before, last)
             rest = self._explain(seen, base)
             if rest is None or not rest.legal or not rest.moves:
@@ -2040,7 +2043,7 @@ class Tracker:
                 self._read_above.setdefault(pile, Counter()).update(above)
 
     def _accept(
-        self, t: float, evidence: Evidence, seen: Table, explanation: Explanation, redone: bool = False
+        self, t: float, evidence: Evidence, seen: Table, explanation: Explanation, retracts: tuple[str, ...] = ()
     ) -> list[Event]:
         model = self.model
         assert model is not None
@@ -2054,10 +2057,11 @@ class Tracker:
             Event(
                 EventKind.MOVE,
                 t,
-                f"I misread the last change: {text}" if redone else text,
+                f"I misread the last change: {text}" if retracts else text,
                 tuple(map(str, explanation.moves)),
                 confidence=sure,
                 sentences=explanation.sentences,
+                retracts=retracts,
             ),
         ]
         if explanation.moves:

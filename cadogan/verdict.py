@@ -66,7 +66,8 @@ def from_events(events: Iterable[Event], final: Table | None) -> Verdict:
     """The verdict on the tracker's events. A request to hold still that a later move resolved (the tracker
     explained the change from the same table, the game followed through) is a note, not an entry: only a
     change never followed is one of the verdict's "changes no legal move explains", and so is a change the
-    tracker gave up on (``LOST``: it took the table after it as the game under way, unchecked)."""
+    tracker gave up on (``LOST``: it took the table after it as the game under way, unchecked). Moves a later
+    move event takes back as misread (``Event.retracts``) leave the entries, with a note saying so."""
     verdict = Verdict(final=final)
     events = list(events)
     followed = [k for k, e in enumerate(events) if e.kind in (EventKind.MOVE, EventKind.ILLEGAL)]
@@ -76,6 +77,8 @@ def from_events(events: Iterable[Event], final: Table | None) -> Verdict:
             resolved[event.text] = resolved.get(event.text, 0) + 1
             continue
         if event.kind is EventKind.MOVE:
+            if event.retracts:
+                _take_back(verdict, event)
             sentences = event.sentences or (event.text,) * len(event.moves)
             for move, sentence in zip(event.moves, sentences, strict=False):
                 verdict.entries.append(Entry(event.t, EntryKind.MOVE, move, sentence))
@@ -90,6 +93,21 @@ def from_events(events: Iterable[Event], final: Table | None) -> Verdict:
     for text, count in resolved.items():
         verdict.notes.append(f"{text!r} ({count} time(s)): the game was followed through it")
     return verdict
+
+
+def _take_back(verdict: Verdict, event: Event) -> None:
+    """The last move entries, where they are the moves ``event`` takes back (``Event.retracts``), removed and
+    noted: the tracker followed them on a misreading, and the event's moves were made instead."""
+    places = [k for k, entry in enumerate(verdict.entries) if entry.kind is EntryKind.MOVE][-len(event.retracts) :]
+    if [verdict.entries[k].move for k in places] != list(event.retracts):
+        return  # (not the moves followed last: nothing here to take back)
+    first = verdict.entries[places[0]]
+    for k in reversed(places):
+        del verdict.entries[k]
+    moves = ", ".join(event.retracts)
+    verdict.notes.append(
+        f"{moves} at {stamp(first.t)} misread: taken back at {stamp(event.t)} (the moves made instead follow)"
+    )
 
 
 def from_report(report: GameReport, times: list[float]) -> Verdict:

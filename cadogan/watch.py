@@ -186,7 +186,8 @@ def watch(
                 continue
             summary.events.append(event)
             if log is not None:
-                log.write(event.kind.value, frame.t, text=event.text, moves=list(event.moves))
+                retracted = {"retracts": list(event.retracts)} if event.retracts else {}
+                log.write(event.kind.value, frame.t, text=event.text, moves=list(event.moves), **retracted)
             if on_event is not None:
                 on_event(event)
             if speaker is not None and event.kind in SPOKEN:

@@ -1964,13 +1964,27 @@ def test_a_change_only_legal_from_before_the_last_move_shows_that_move_misread(
         _waste_top_only(played, unread),
         _waste_top_only(after),
     ]
-    said = []
+    said, everything = [], []
     for n, reading in enumerate(readings):
         found = observe(tracker, [None, *[(reading, confidences(reading))] * 8], start=2.0 * n)
         said.append([(e.kind, e.moves) for e in found if e.kind is not EventKind.STILL])
+        everything += found
     taken = ("s:3>w",) if unread else ("w>f4",)  # (misread, a stock turn)
     assert said[1:3] == [[(EventKind.MOVE, ("s:3>w",))], [(EventKind.MOVE, taken)]]
     assert said[3] == events
+    # the misread move is taken back: the verdict lists the moves made, and a note says what was misread
+    redone = rule and bool(unread)
+    assert [e.retracts for e in everything if e.kind is EventKind.MOVE][-1] == (("s:3>w",) if redone else ())
+    verdict = from_events(everything, tracker.model)
+    misread = [note for note in verdict.notes if "misread" in note]
+    if redone:
+        assert [e.move for e in verdict.moves] == ["s:3>w", "w>f4", then]
+        assert len(misread) == 1
+        assert misread[0].startswith("s:3>w at 00:04")
+        assert "taken back at 00:06" in misread[0]
+    else:
+        assert [e.move for e in verdict.moves] == ["s:3>w", *taken, *[m for _, moves in events for m in moves]]
+        assert not misread
 
 
 @pytest.mark.parametrize(

@@ -267,6 +267,36 @@ def test_a_request_to_hold_still_that_a_later_move_resolved_is_a_note_not_a_verd
     assert [e.kind for e in lost.entries] == [EntryKind.MOVE, EntryKind.UNCLEAR]
 
 
+@pytest.mark.parametrize(
+    ("retracts", "moves", "note"),
+    [
+        # the stock turn followed last was misread
+        (("s:3>w",), ["t2>t1", "w>f4", "t1>f4"], "s:3>w at 00:02.00 misread: taken back at 00:04.00"),
+        # both moves followed last
+        (("t2>t1", "s:3>w"), ["w>f4", "t1>f4"], "t2>t1, s:3>w at 00:01.00 misread: taken back at 00:04.00"),
+        (("t2>t1",), ["t2>t1", "s:3>w", "w>f4", "t1>f4"], ""),  # not the moves followed last: nothing taken back
+        ((), ["t2>t1", "s:3>w", "w>f4", "t1>f4"], ""),
+    ],
+)
+def test_moves_a_later_move_takes_back_as_misread_leave_the_verdict_with_a_note(
+    retracts: tuple[str, ...], moves: list[str], note: str
+) -> None:
+    from cadogan.tracker import Event
+    from cadogan.verdict import from_events
+
+    followed = [
+        Event(EventKind.MOVE, 1.0, "move the 5 of spades onto the 6 of hearts", ("t2>t1",)),
+        Event(EventKind.MOVE, 2.0, "turn three cards from the stock", ("s:3>w",)),
+        Event(EventKind.UNCLEAR, 3.0, "I cannot follow that change: please hold still"),
+        Event(EventKind.MOVE, 4.0, "I misread the last change: ...", ("w>f4", "t1>f4"), retracts=retracts),
+    ]
+    verdict = from_events(followed, None)
+    assert [e.move for e in verdict.moves] == moves
+    assert verdict.legal  # (the request to hold still was resolved by the move)
+    notes = [note for note in verdict.notes if "taken back" in note]
+    assert notes == ([f"{note} (the moves made instead follow)"] if note else [])
+
+
 def test_a_misdeal_whose_extra_card_the_first_readings_missed_is_still_reported() -> None:
     table = Table.dealt(find_game("klondike"), 5)
     piles = [list(table.codes(p)) for p in table.pile_ids]
