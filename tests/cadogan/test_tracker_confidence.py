@@ -1050,6 +1050,28 @@ def test_a_table_is_not_taken_as_unchanged_while_the_vote_moved_a_card(vote_kept
     assert accused == (["t7-1>t1"] if vote_kept else [])
 
 
+@pytest.mark.parametrize("rule", [True, False])
+def test_moves_that_keep_a_card_in_place_that_the_vote_moved_are_read_on(rule: bool) -> None:
+    # the noisy reader (seed 1), heldout13's xk-illegal-1: the 3S moved illegally onto the black 5C, uncovering the
+    # 2H, read there by two of the first three readings; the surest readings' vote keeps the 3S on column 6, where a
+    # stock turn and the 2H played onto it explain the table legally, and the illegal move was missed
+    rest = {"t1": "KD", "t2": "QC", "t3": "9H", "t4": "JD", "t7": "10S", "w": "KS", "s": "8c 7d 4h"}
+    before = make_table("klondike", {"t5": "5C", "t6": "2h 3S", **rest})
+    after = make_table("klondike", {"t5": "5C 3S", "t6": "2H", **rest})
+    dropped = make_table("klondike", {"t5": "", "t6": "2H", **rest})  # column 5 not read
+    tracker = Tracker(partial=True, check_deal=False, moved_vote_elsewhere=rule)
+    observe(tracker, [(camera_view(before), confidences(camera_view(before)))] * 6)
+    assert tracker.settled
+    events = tracker.observe(1.0, None)
+    for k, view in enumerate([after, after, dropped, after, after, dropped, after, after]):
+        reading = camera_view(view)
+        events += tracker.observe(1.1 + k / 10, reading, 0.9, confidences(reading))
+    said = [(e.kind, e.moves) for e in events if e.kind in (EventKind.MOVE, EventKind.ILLEGAL)]
+    # (with the rule off, the 3S read on column 5 later is accused as pulled from under the 2H: the wrong move)
+    wrong = [(EventKind.MOVE, ("s>w", "w>t6")), (EventKind.ILLEGAL, ("t6-1>t5",))]
+    assert said == ([(EventKind.ILLEGAL, ("t6>t5",))] if rule else wrong)
+
+
 def test_a_twin_read_where_the_model_has_the_card_is_folded_onto_it() -> None:
     model = make_table("klondike", {"t1": "9D 8S", "t2": "7C"})
     eight, other = parse_code("8S"), parse_code("8C")
