@@ -316,6 +316,17 @@ HELDOUT_18: tuple[Spec, ...] = (
 while heldout17 was worked on: the held-out set the session's changes were judged on (session 30's too, measured
 once at its end; its recordings still not looked into)."""
 
+HELDOUT_19: tuple[Spec, ...] = (
+    Spec("ek-legal-1", "klondike", 319, "kde_jolly_royal", moves=24),
+    Spec("ec-legal-1", "canfield", 321, "kde_standard", moves=24),
+    Spec("ek-legal-2", "klondike", 323, "kde_ancient_egyptians", moves=24),
+    Spec("ec-illegal-1", "canfield", 325, "kde_nicu_white", ("from_under", "red_on_red")),
+    Spec("ek-illegal-1", "klondike", 327, "kde_penguins", ("non_king_space", "red_on_red")),
+    Spec("ek-misdeal-1", "klondike", 329, "kde_standard", misdeal=True),
+)
+"""Six more, rendered in session 31 before its changes were judged and measured once with its base code and its
+final code side by side: the clean held-out set of that session (heldout18 had been judged twice)."""
+
 SETS = {
     "main": SPECS,
     "heldout": HELDOUT,
@@ -336,6 +347,7 @@ SETS = {
     "heldout16": HELDOUT_16,
     "heldout17": HELDOUT_17,
     "heldout18": HELDOUT_18,
+    "heldout19": HELDOUT_19,
 }
 
 
