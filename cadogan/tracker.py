@@ -2561,8 +2561,13 @@ def dug_out(model: Table, seen: Table, partial: bool = False, unread: bool = Fal
     who pulls a card out from under a covered one makes a change it cannot name. The notation is
     ``SRC-N>DST``: the card with ``N`` cards on top of it, from SRC onto DST. With ``unread``, when no known
     card explains it, a card the model has nowhere, seen on top of a pile, may come from a face-up place
-    the model holds unknown (see ``Tracker.dig_unread``).
+    the model holds unknown (see ``Tracker.dig_unread``). With a camera's readings (``partial``), a card read on a
+    stock the deal lays face down is a back read as a card, and is not held against the change (heldout19's
+    ec-illegal-1, nicu white: the stock's back read as the AD in half the readings hid the AS pulled from under the
+    waste's 8H onto column 1; it was then left out as a phantom, and the mistake went unsaid).
     """
+    if partial:
+        seen = _stock_unread(seen)
     for src, position, dst, card in _dug_candidates(model, seen, unread):
         codes = model.codes(src)
         piles = [list(model.codes(p)) for p in model.pile_ids]
@@ -2579,6 +2584,22 @@ def dug_out(model: Table, seen: Table, partial: bool = False, unread: bool = Fal
             )
             return after, f"{src}-{len(codes) - 1 - position}>{dst}", reason + ": only a pile's top card may be moved"
     return None
+
+
+def _stock_unread(seen: Table) -> Table:
+    """``seen`` with the cards read on each stock that the deal lays face down taken off (a back read as a card)."""
+    sizes = seen.game.deal_sizes()
+    stocks = {
+        pile
+        for pile in seen.pile_ids
+        if seen.game.pile(pile).role is Role.STOCK and sizes[pile][1] == 0 and face_up(seen, pile)
+    }
+    if not stocks:
+        return seen
+    piles = [
+        list(seen.codes(p))[: seen.face_down_count(p)] if p in stocks else list(seen.codes(p)) for p in seen.pile_ids
+    ]
+    return with_piles(seen, piles)
 
 
 def _dug_candidates(model: Table, seen: Table, unread: bool) -> Iterator[tuple[str, int, str, int]]:
