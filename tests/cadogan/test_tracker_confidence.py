@@ -906,16 +906,19 @@ def test_a_waste_top_put_on_a_column_and_covered_at_once_is_found_where_it_was_r
 
 
 @pytest.mark.parametrize(
-    ("waste", "onto", "unread", "found"),
+    ("waste", "onto", "unread", "stock", "found"),
     [
-        ("?? QH", "t1", True, "w-1>t1"),  # under the waste's top card, onto a column
-        ("?? QH", "t1", False, None),  # only known cards are dug out unless asked
-        ("QH", "t1", True, None),  # the waste has no unread card; the reserve's unread ones never count
-        ("?? QH", "f1", True, None),  # onto a foundation: not a place a pulled-out card is put by this rule
+        ("?? QH", "t1", True, "", "w-1>t1"),  # under the waste's top card, onto a column
+        ("?? QH", "t1", False, "", None),  # only known cards are dug out unless asked
+        ("QH", "t1", True, "", None),  # the waste has no unread card; the reserve's unread ones never count
+        ("?? QH", "f1", True, "", None),  # onto a foundation: not a place a pulled-out card is put by this rule
+        # the stock's back read as a card (heldout19's ec-illegal-1, nicu white: as the AD in half the readings) is
+        # no card of the stock, which the deal lays face down
+        ("?? QH", "t1", True, "AD", "w-1>t1"),
     ],
 )
 def test_dug_out_tries_unread_face_up_cards_of_the_waste_and_columns_only(
-    waste: str, onto: str, unread: bool, found: str | None
+    waste: str, onto: str, unread: bool, stock: str, found: str | None
 ) -> None:
     from cadogan.tracker import dug_out
 
@@ -929,7 +932,7 @@ def test_dug_out_tries_unread_face_up_cards_of_the_waste_and_columns_only(
     rest = {"r": "?? ?? AS", "t1": "4S", "t2": "KD", "f1": "3S"}
     model = table({"w": waste, **rest})
     # the camera now sees the waste's top and the 10 of clubs, a card the model has nowhere, on top of ``onto``
-    seen = table({**rest, "w": "QH", "r": "AS", onto: f"{rest[onto]} 10C"})
+    seen = table({**rest, "w": "QH", "r": "AS", onto: f"{rest[onto]} 10C", "s": stock})
     result = dug_out(model, seen, partial=True, unread=unread)
     assert (None if result is None else result[1]) == found
 
