@@ -324,8 +324,9 @@ HELDOUT_19: tuple[Spec, ...] = (
     Spec("ek-illegal-1", "klondike", 327, "kde_penguins", ("non_king_space", "red_on_red")),
     Spec("ek-misdeal-1", "klondike", 329, "kde_standard", misdeal=True),
 )
-"""Six more, rendered in session 31 before its changes were judged and measured once with its base code and its
-final code side by side: the clean held-out set of that session (heldout18 had been judged twice)."""
+"""Six more, rendered in session 31 before anything was judged on them, measured with session 30's code and the
+session's first two changes side by side (identical), then looked at: ec-illegal-1's two mistakes, missed by the
+real recogniser's readers, gave the session's third change. No longer clean."""
 
 SETS = {
     "main": SPECS,
