@@ -1047,7 +1047,7 @@ class Tracker:
             doubt = _doubtful(base, after, evidence, self.partial)
             doubt = doubt or _new_tops_unsure(base, after, evidence, self.votes)
             if self.moved_vote_elsewhere and not self._midway and self._still_reads < self.vote_kept_reads:
-                doubt = doubt or _landed_on_moved(base, explanation, evidence, 1, self.partial)
+                doubt = doubt or _landed_on_moved(base, explanation, evidence, self.partial)
             if doubt and not self._impatient:
                 self._settled = False
                 return []  # it leans on a card no reading saw where it puts it: more readings first
@@ -2439,22 +2439,16 @@ def _left_out(evidence: Evidence, seen: Table, least: int) -> bool:
     )
 
 
-def _landed_on_moved(model: Table, explanation: Explanation, evidence: Evidence, need: int, partial: bool) -> bool:
-    """Does a move of ``explanation`` land on a card that no reading saw on that pile, while ``need`` readings put
-    it on another (``Evidence.place``), where the model has not its twin in sight (a twin misread there)? The card
-    may have been moved away by a move the explanation leaves out, an illegal one (see
-    ``Tracker.moved_vote_elsewhere``)."""
+def _landed_on_moved(model: Table, explanation: Explanation, evidence: Evidence, partial: bool) -> bool:
+    """Does a move of ``explanation`` land on a card that no reading saw on that pile, while the readings put it on
+    another (``Evidence.place``), where the model has not its twin in sight (a twin misread there)? The card may
+    have been moved away by a move the explanation leaves out, an illegal one (see ``Tracker.moved_vote_elsewhere``)."""
     table = model.copy()
     for move in explanation.moves:
         top = face_up(table, move.dst)[-1:]
         if top and top[0] != UNKNOWN and evidence.support(top[0], move.dst) == 0:
             place = evidence.place(top[0])
-            if (
-                place is not None
-                and place[0] != move.dst
-                and place[1] >= need
-                and twin(top[0]) not in in_sight(model, place[0], partial)
-            ):
+            if place is not None and place[0] != move.dst and twin(top[0]) not in in_sight(model, place[0], partial):
                 return True
         table.push(move)
     return False
