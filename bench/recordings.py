@@ -328,6 +328,17 @@ HELDOUT_19: tuple[Spec, ...] = (
 session's first two changes side by side (identical), then looked at: ec-illegal-1's two mistakes, missed by the
 real recogniser's readers, gave the session's third change. No longer clean."""
 
+HELDOUT_20: tuple[Spec, ...] = (
+    Spec("fk-legal-1", "klondike", 331, "kde_ancient_egyptians", moves=24),
+    Spec("fc-legal-1", "canfield", 333, "kde_penguins", moves=24),
+    Spec("fk-legal-2", "klondike", 335, "kde_nicu_white", moves=24),
+    Spec("fc-illegal-1", "canfield", 337, "kde_jolly_royal", ("red_on_red", "from_under")),
+    Spec("fk-illegal-1", "klondike", 339, "kde_standard", ("from_under", "non_king_space")),
+    Spec("fc-misdeal-1", "canfield", 341, "kde_ancient_egyptians", misdeal=True),
+)
+"""Six more, rendered in session 32 before anything was judged on them, then measured with the session's starting
+code and its changes side by side."""
+
 SETS = {
     "main": SPECS,
     "heldout": HELDOUT,
@@ -349,6 +360,7 @@ SETS = {
     "heldout17": HELDOUT_17,
     "heldout18": HELDOUT_18,
     "heldout19": HELDOUT_19,
+    "heldout20": HELDOUT_20,
 }
 
 

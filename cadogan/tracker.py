@@ -367,6 +367,13 @@ class Tracker:
     card heights below their indices in every reading, a false misdeal, then a move onto the 7D accused as "black 6
     on red 9". During play a cascade's middle card may go unread, so its top card lies as far below the card read
     under it (penguins: 0.58-0.60), and the rule holds only at the deal."""
+    deal_realigned: bool = True
+    """At the deal (a camera's readings), a reading the reader put one or two piles over (a layout fit gone wrong: the
+    row's first card unread and the stock's back taken for it) is put back against the deal the readings vote,
+    as ``realigned`` does against the model once the game is followed (``_deal_aligned``). Measured on heldout2's
+    gk-legal-2 (ancient egyptians, enrolled): column 1's 10H unread or misread in every reading, 3 readings of 11
+    put the row a column or two over and 3 more put column 2's 4H in column 1, so the vote dealt the 4H to column
+    1 and a phantom to column 2; the first move was never followed (5 moves of 24)."""
     far_step: float = 0.5
     """See ``deal_far`` (``vision.assemble``'s cascades show 2-35 % of each card's height)."""
     near_step: float = 0.15
@@ -380,6 +387,12 @@ class Tracker:
     taken from under a pile's top card that is its twin, where the top card could have gone there: the top card
     went, read as its twin (heldout5's nc-misdeal-1, penguins' probe fitted firmer: the waste's 2D played onto the
     3S, read there as the 2H, a card the model had deeper in the waste: "the 2 of hearts was taken from under")."""
+    twin_followed: bool = True
+    """Where ``twin_would_do`` keeps a move from being called illegal, the move is followed as the legal move it is
+    with that card taken for its twin (in the model, and where the reading shows it after the move): the card was
+    the twin all along. Before, the tracker asked the player to hold still until the next move, and then could not
+    follow the game (heldout10's uk-legal-2, penguins, enrolled: the 2D learnt as the 2H and played onto the AD, read
+    there as the 2H again; the move was lost and the game with it)."""
     gap_unread: bool = True
     """No card is called put on a foundation's top it may not go on when one or two cards the model holds nowhere
     and the readings see nowhere would fill the gap (a king on a jack, its queen never read): the player may have put
@@ -414,7 +427,10 @@ class Tracker:
     the card there was the twin all along, and the card came up since; that a card moved and its twin turned up in
     its very place is far less likely than a twin misread (measured on the held-out nk-legal-2, enrolled
     kde_penguins: column 3's 3C read as the 3S or the 3C at 0.5-0.8 and taken for the 3S, and the 3S turned from
-    the stock later accused as "nothing may be put on the waste")."""
+    the stock later accused as "nothing may be put on the waste"). So, too, where the vote shows the twin on another
+    pile and the card nowhere: the card moved, read as its twin there (heldout3's jk-legal-2, penguins, enrolled:
+    column 4's KS learnt as the KC at the deal, moved into the empty column 1 and read there as the KS; the 5S it
+    uncovered, read at 0.9 in every reading, was left out as a phantom and the KS taken for a stock card)."""
     backs_not_empty: bool = True
     """A pile on which readings that look for backs saw face-down cards is not read empty, though no card was read
     on it: its top card went unread (measured on the held-out hk-legal-1, kde_penguins, the plain recogniser: column
@@ -530,6 +546,12 @@ class Tracker:
     onto it unjudged (measured: k-illegal-2, penguins, enrolled: the 8 of spades learnt as the 8 of clubs, read
     8C / 8S at 0.5-0.8 / 0.1-0.4; the black 7 put on it went unsaid)."""
 
+    stock_backs_unread: bool = True
+    """A camera's reading (``partial``) loses the cards it names on a stock the deal lays face down before anything
+    votes on it: a stock shows only its back, so such a card is a back read as a card (as ``_start_from_sighting``
+    and ``dug_out`` already held). Found on heldout19's ec-illegal-1 (nicu white): the stock's back read as the AD in
+    half the readings kept a card pulled from under the waste from matching any change."""
+
     def observe(
         self,
         t: float,
@@ -573,6 +595,8 @@ class Tracker:
                 kept.clear()
             self._settled, self._latest, self._suspect, self._vote = False, None, None, None
             return events
+        if self.stock_backs_unread and self.partial and not self.replaying:
+            reading, (cards, kinds, gaps) = _stock_backs_off(reading, (cards, kinds, gaps))
         self._latest = reading.key()
         for pile in reading.pile_ids:
             for code in reading.codes(pile):
@@ -623,12 +647,18 @@ class Tracker:
         finally:
             self._final = False
 
-    def _renamed(self, pairs: list[tuple[str, int, int]]) -> Evidence:
-        """The vote with each (pile, card, other) of ``pairs`` read as the other wherever a reading named the card
-        on that pile (its confidences kept): one card read both ways counts all its readings (``deal_twins_one``)."""
+    def _renamed(
+        self,
+        pairs: list[tuple[str, int, int]],
+        recent: Sequence[tuple[Table, float]],
+        recent_cards: Sequence[CardConfidences | None],
+    ) -> Evidence:
+        """The vote over ``recent`` (with ``recent_cards``) with each (pile, card, other) of ``pairs`` read as the
+        other wherever a reading named the card on that pile (its confidences kept): one card read both ways counts
+        all its readings (``deal_twins_one``)."""
         readings: list[tuple[Table, float]] = []
         owns: list[CardConfidences | None] = []
-        for (table, conf), own in zip(self._recent, self._recent_cards, strict=True):
+        for (table, conf), own in zip(recent, recent_cards, strict=True):
             piles = [list(table.codes(p)) for p in table.pile_ids]
             mine = dict(own) if own is not None else None
             for pile, card, other in pairs:
@@ -718,11 +748,14 @@ class Tracker:
         # that went by unread leaves no layout to go by)
         shape = _deal_shape(evidence) if self.partial else None
         seen = voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
+        readings, owns = list(self._recent), list(self._recent_cards)
+        if self.deal_realigned and self.partial and not self.replaying:
+            evidence, seen = self._deal_aligned(evidence, seen, shape, readings, owns)
         first_vote = seen
         if self.squared_deal:
             seen = _squared(seen, evidence)
         if self.deal_twins_one and (pairs := _twins_one(seen, evidence)):
-            evidence = self._renamed(pairs)
+            evidence = self._renamed(pairs, readings, owns)
             seen = voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
             first_vote = seen
             if self.squared_deal:
@@ -802,6 +835,29 @@ class Tracker:
             text = _unread_sentence([seen.game.pile(p).name for p in unread])
             events.append(Event(EventKind.UNCLEAR, t, text, confidence=0.0))
         return events
+
+    def _deal_aligned(
+        self,
+        evidence: Evidence,
+        seen: Table,
+        shape: dict[str, int] | None,
+        readings: list[tuple[Table, float]],
+        owns: list[CardConfidences | None],
+    ) -> tuple[Evidence, Table]:
+        """The deal's vote with each of ``readings`` (and ``owns``, changed in place) put back where ``realigned``
+        finds it put a row one or two piles over against the vote (see ``deal_realigned``), voted again until no
+        reading moves (a reading shifted by two may only show as shifted once those shifted by one are put back)."""
+        for _ in range(3):  # bounded: each round only follows the vote the last one made
+            moved = False
+            for k, ((reading, conf), own) in enumerate(zip(readings, owns, strict=True)):
+                back, back_own = realigned(seen, reading, own, partial=False)
+                if back is not reading:
+                    readings[k], owns[k], moved = (back, conf), back_own, True
+            if not moved:
+                break
+            evidence = self._evidence(readings, owns)
+            seen = voted(evidence, self._need, shape=shape, doubtful=not self._deal_missed)
+        return evidence, seen
 
     def _near(self, seen: Table) -> Table:
         """``seen`` without the top card of each cascade of two cards or more that most readings placing it there
@@ -1001,8 +1057,8 @@ class Tracker:
         if not legal and self._impatient and evidence.per_card and self.twins_moved:
             legal = self._searched(("twins", tuple(tries)), bind(self._twins_moved, model, evidence, tries))
         renamed = None
-        if not legal and evidence.per_card and self.model_twins:  # (cheap: only where a twin shows in place)
-            renamed = self._searched(("model twins", tuple(tries)), bind(self._model_twins, model, tries))
+        if not legal and (evidence.per_card or self.replaying) and self.model_twins:  # (cheap: where a twin shows)
+            renamed = self._searched(("model twins", tuple(tries)), bind(self._model_twins, model, tries, evidence))
             if renamed is not None:
                 legal = renamed[1]
         if not legal and evidence.per_card and self.gone_top_weak:
@@ -1194,11 +1250,14 @@ class Tracker:
         ]
 
     def _model_twins(
-        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]], evidence: Evidence
     ) -> tuple[Table, list[tuple[int, int, Table, Explanation]]] | None:
         """The model with each of its cards in sight taken for its twin where a table the vote may show has the twin
         on that pile and the card on another (the model has the twin nowhere), and the legal explanations of the
-        tables with it; None if no such renaming explains one (see ``model_twins``)."""
+        tables with it; None if no such renaming explains one (see ``model_twins``); or where the twin shows, read
+        sure (``sure_card``), on another pile and the card nowhere: the card moved, and was the twin all along (a
+        session log has no readings: there the twin need only show, so that it replays the moves the live tracker
+        followed as the twin's, ``twin_followed``, whose tables show the card renamed only from the move on)."""
         in_model = _held(model)
         for seen, _ in tries.values():
             where = {code: pile for pile in seen.pile_ids for code in seen.codes(pile) if code != UNKNOWN}
@@ -1206,7 +1265,15 @@ class Tracker:
                 (pile, model.codes(pile).index(code), twin(code))
                 for pile in model.pile_ids
                 for code in in_sight(model, pile, self.partial)
-                if twin(code) not in in_model and where.get(twin(code)) == pile and where.get(code, pile) != pile
+                if twin(code) not in in_model
+                and (
+                    (where.get(twin(code)) == pile and where.get(code, pile) != pile)
+                    or (
+                        where.get(twin(code), pile) != pile
+                        and code not in where
+                        and (self.replaying or evidence.best_card(twin(code), where[twin(code)]) >= self.sure_card)
+                    )
+                )
             ]
             if not renames or len(renames) > 2:
                 continue
@@ -1671,6 +1738,12 @@ class Tracker:
         if found is not None and "-" not in found[3]:
             if self.twin_would_do and self._twin_would_do(before, found[3]):
                 sure_cap = 0.0  # (a suit the reader may have misread decides it: see ``twin_would_do``)
+                if self.twin_followed and legal_around == ((), ()):
+                    followed = self._as_twin(model, found[0], found[3])
+                    if followed is not None:
+                        self._suspect = None
+                        self.model = followed[0]
+                        return self._accept(t, evidence, followed[1], followed[2])
             taken = Move.parse(found[3])
             if self.gap_unread and (
                 _gap_filled(before, found[3], set(evidence.seen))
@@ -1811,13 +1884,40 @@ class Tracker:
             if index < model.face_down_count(pile) or index < 0:
                 continue
             card = model.codes(pile)[index]
-            reads = self._reads.get((card, pile), [])  # (its own name's confidences: the suit is in question)
-            sure = bool(reads) and max(reads) >= self.sure_card and statistics.median(reads) >= self.steady_card
-            if card == UNKNOWN or twin(card) in held or sure:
+            if card == UNKNOWN or twin(card) in held or self._named_sure(card, pile):
                 continue
             if reference_is_legal(with_card(model, pile, index, twin(card)), move):
                 return True
         return False
+
+    def _named_sure(self, card: int, pile: str) -> bool:
+        """Did readings of still tables name ``card`` on ``pile`` sure, by its own name's confidences (the suit is in
+        question, so not by its rank and colour's): once at ``sure_card`` and in the median at ``steady_card``?"""
+        reads = self._reads.get((card, pile), [])
+        return bool(reads) and max(reads) >= self.sure_card and statistics.median(reads) >= self.steady_card
+
+    def _as_twin(self, model: Table, seen: Table, notation: str) -> tuple[Table, Table, Explanation] | None:
+        """The model and ``seen`` with the card the move ``notation`` moved, or the card it landed on, taken for its
+        twin (where ``_twin_would_do`` finds that twin makes it legal), and the legal explanation of ``seen`` so read
+        from that model; None if no such reading explains it (see ``twin_followed``)."""
+        move = Move.parse(notation)
+        held = _held(model)
+        first = len(model.codes(move.src)) - move.count
+        for pile, index in ((move.src, first), (move.dst, len(model.codes(move.dst)) - 1)):
+            if index < 0 or index < model.face_down_count(pile):
+                continue
+            card = model.codes(pile)[index]
+            if card == UNKNOWN or twin(card) in held:
+                continue
+            renamed = with_card(model, pile, index, twin(card))
+            if not reference_is_legal(renamed, move) or not self._twin_would_do(model, notation):
+                continue
+            piles = [[twin(card) if code == card else code for code in seen.codes(p)] for p in seen.pile_ids]
+            read = with_piles(seen, piles)
+            explanation = self._explain(read, renamed)
+            if explanation is not None and explanation.legal and explanation.moves:
+                return renamed, read, explanation
+        return None
 
     def _read_under(self, model: Table, after: Table) -> bool:
         """Whether most readings that show a card ``after`` puts on a pile's top card, and that top card, show the
@@ -2594,6 +2694,21 @@ def _stock_unread(seen: Table) -> Table:
         list(seen.codes(p))[: seen.face_down_count(p)] if p in stocks else list(seen.codes(p)) for p in seen.pile_ids
     ]
     return with_piles(seen, piles)
+
+
+def _stock_backs_off(
+    reading: Table, confidences: tuple[CardConfidences | None, ...]
+) -> tuple[Table, tuple[CardConfidences | None, ...]]:
+    """``reading`` without the cards read on a stock the deal lays face down (``_stock_unread``), and each of
+    ``confidences`` without their entries."""
+    kept = _stock_unread(reading)
+    if kept is reading:
+        return reading, confidences
+    gone = {p for p in reading.pile_ids if len(kept.codes(p)) < len(reading.codes(p))}
+    return kept, tuple(
+        None if conf is None else {key: sure for key, sure in conf.items() if key[0] not in gone}
+        for conf in confidences
+    )
 
 
 def _dug_candidates(model: Table, seen: Table, unread: bool) -> Iterator[tuple[str, int, str, int]]:

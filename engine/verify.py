@@ -184,11 +184,17 @@ def _children(table: Table, move: Move, seen: Table, fresh: list[int], partial: 
     return children
 
 
+UNKNOWN_TOP_ROOTS = 256
+"""The most search roots ``_unknown_tops`` makes by naming several unknown tops at once; past it each further pile's
+top is named alone (on ``before``), so that k unknown tops and n fresh cards give about k x n roots, not (n + 1)^k."""
+
+
 def _unknown_tops(before: Table, seen: Table, fresh: list[int], partial: bool) -> list[Table]:
     """``before``, and with a camera's readings (``partial``) also ``before`` with each face-up card it holds unknown
     on top of a pile (turned up earlier and never read) taken for each card read now that it does not know, unless
     read in that very place: such a card can only be moved once it is named (a reserve's new top never read, then
-    put into a space, read there: heldout13's xc-illegal-1, the noisy reader)."""
+    put into a space, read there: heldout13's xc-illegal-1, the noisy reader). Several such tops are named together
+    while the roots stay within ``UNKNOWN_TOP_ROOTS``."""
     roots = [before.copy()]
     if not partial or not fresh:
         return roots
@@ -198,7 +204,10 @@ def _unknown_tops(before: Table, seen: Table, fresh: list[int], partial: bool) -
             continue
         at_place = _seen_card(before, seen, pile, len(codes) - 1, partial)
         options = [code for code in dict.fromkeys(fresh) if code != at_place]
-        roots += _each_named(roots, pile, len(codes) - 1, options)
+        named = _each_named(roots, pile, len(codes) - 1, options)
+        if len(roots) + len(named) > UNKNOWN_TOP_ROOTS:
+            named = _each_named(roots[:1], pile, len(codes) - 1, options)
+        roots += named
     return roots
 
 

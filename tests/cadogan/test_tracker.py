@@ -581,3 +581,69 @@ def test_a_waste_card_played_off_cards_never_read_is_followed(seed: int, turns: 
     assert [e.text for e in events if e.kind in (EventKind.UNCLEAR, EventKind.ILLEGAL)] == []
     assert tracker.model is not None
     assert len(tracker.model.codes("w")) == 3 * turns - 1
+
+
+def _tableau_shifted(view: Table, shift: int, first: list[int] | None = None) -> Table:
+    """``view`` with its tableau row read ``shift`` columns to the left (a layout fit gone wrong: the row's
+    first cards unread and the others one or two columns over), or, with ``first``, column 1 read as ``first``
+    and column 2 blank (the first two columns' cards taken for one cascade)."""
+    tableau = [p for p in view.pile_ids if p.startswith("t")]
+    piles = {p: list(view.codes(p)) for p in view.pile_ids}
+    if first is not None:
+        piles["t1"], piles["t2"] = first, []
+    else:
+        for k, pile in enumerate(tableau):
+            piles[pile] = list(view.codes(tableau[k + shift])) if k + shift < len(tableau) else []
+    return Table(view.game, [piles[p] for p in view.pile_ids], [0] * len(piles))
+
+
+@pytest.mark.parametrize("deal_realigned", [True, False])
+def test_deal_readings_with_the_row_read_a_column_or_two_over_are_put_back(deal_realigned: bool) -> None:
+    # heldout2's gk-legal-2 (ancient egyptians, enrolled): column 1's card unread or misread in every reading; of 11
+    # readings 3 put the row one or two columns over and 3 more read column 2's card on column 1, so the vote dealt
+    # column 2's card to column 1 and a phantom to column 2, and the first move was never followed
+    view = camera_view(Table.dealt(find_game("klondike"), 3))
+    second = view.codes("t2")[-1]
+    unread_first = _tableau_shifted(view, 0, first=[second])  # column 1's card unread, column 2's read there
+    correct = Table(view.game, [[] if p == "t1" else list(view.codes(p)) for p in view.pile_ids], [0] * 13)
+    frames = [_tableau_shifted(view, 1), unread_first, correct, _tableau_shifted(view, 2), _tableau_shifted(view, 1)]
+    frames += [unread_first, correct, correct]
+    tracker = Tracker(partial=True, deal_realigned=deal_realigned)
+    feed_with_backs(tracker, frames, _backs(view))
+    tracker.observe(1.0, None)  # hands come: the deal is judged on the readings so far
+    assert tracker.model is not None
+    if deal_realigned:
+        assert [tracker.model.codes(p)[-1] for p in view.pile_ids if p.startswith("t")] == [
+            UNKNOWN,
+            *(view.codes(p)[-1] for p in view.pile_ids if p.startswith("t") and p != "t1"),
+        ]
+    else:  # column 2's card dealt to column 1
+        assert tracker.model.codes("t1")[-1] == second
+
+
+@pytest.mark.parametrize("stock_backs_unread", [True, False])
+def test_a_stocks_back_read_as_a_card_is_no_card(stock_backs_unread: bool) -> None:
+    # a deck's back design read as a card's index on the stock, in every reading (heldout19's ec-illegal-1, nicu
+    # white: the stock's back read as the AD in half the readings): the deal lays the stock face down, so it is
+    # no card there, neither a misdeal nor a card the moves must account for
+    table = Table.dealt(find_game("klondike"), 3)
+    view = camera_view(table)
+    back = table.codes("s")[5]
+
+    def read_on_stock(seen: Table) -> Table:
+        return Table(seen.game, [[back] if p == "s" else list(seen.codes(p)) for p in seen.pile_ids], [0] * 13)
+
+    tracker = Tracker(partial=True, stock_backs_unread=stock_backs_unread)
+    events = feed_with_backs(tracker, [read_on_stock(view)] * 6, _backs(view))
+    assert (EventKind.MISDEAL in [k for k, _ in events]) is not stock_backs_unread
+    if stock_backs_unread:
+        assert tracker.model is not None
+        assert tracker.model.codes("s") == (UNKNOWN,) * 24
+        table.stage = Stage.PLAY
+        move = next(m for m in table.generate_moves() if m.src != "s")
+        table.push(move)
+        moved = read_on_stock(camera_view(table))
+        events = [(e.kind, e.text) for e in tracker.observe(1.0, None)]
+        events += feed_with_backs(tracker, [moved] * 6, _backs(view))
+        assert [k for k, _ in events if k is not EventKind.STILL] == [EventKind.MOVE]
+        assert tracker.model.codes("s") == (UNKNOWN,) * 24

@@ -280,3 +280,25 @@ def test_a_card_turned_up_unread_can_be_moved_once_read_where_it_went(move: str,
     assert result is not None
     assert result.legal is legal
     assert [str(m) for m in result.moves] == [move]
+
+
+def test_unknown_tops_named_by_fresh_cards_stay_bounded_and_each_pile_is_named_alone() -> None:
+    from engine.verify import UNKNOWN_TOP_ROOTS, _unknown_tops, with_card
+
+    table = Table.dealt(find_game("klondike"), 3)
+    table.stage = Stage.PLAY
+    model = hide_face_down(table)
+    tops = ["t5", "t6", "t7"]
+    for pile in tops:  # three columns' tops turned up earlier and never read
+        model = with_card(model, pile, len(model.codes(pile)) - 1, UNKNOWN)
+    fresh = list(table.codes("s")[:10])  # ten cards read now that the model does not know
+    seen = camera_view(table)
+    roots = _unknown_tops(model, seen, fresh, partial=True)
+    assert len(roots) <= UNKNOWN_TOP_ROOTS + len(tops) * len(fresh)  # not 11 ** 3
+    named = {
+        (pile, root.codes(pile)[-1])
+        for root in roots
+        for pile in tops
+        if root.codes(pile)[-1] != UNKNOWN and all(root.codes(other)[-1] == UNKNOWN for other in tops if other != pile)
+    }
+    assert named == {(pile, code) for pile in tops for code in fresh}
