@@ -1877,21 +1877,25 @@ class Tracker:
 
     def _twin_would_do(self, model: Table, notation: str) -> bool:
         """Would the move ``notation`` be legal with the card moved, or the card it lands on, read as its twin, where
-        the model holds that twin nowhere and never read the card itself sure (as ``_read_sure``, by its own name's
-        confidences)? (see ``twin_would_do``)"""
+        the model holds that twin nowhere and never read the card itself sure (``_named_sure``)? (see
+        ``twin_would_do``)"""
+        return next(self._as_twins(model, notation), None) is not None
+
+    def _as_twins(self, model: Table, notation: str) -> Iterator[tuple[int, Table]]:
+        """Each card ``_twin_would_do`` may take for its twin, the moved card first, then the card it lands on: (the
+        card, the model with it renamed), where the move is legal so."""
         move = Move.parse(notation)
         held = _held(model)
         first = len(model.codes(move.src)) - move.count
-        places = [(move.src, first), (move.dst, len(model.codes(move.dst)) - 1)]
-        for pile, index in places:
+        for pile, index in ((move.src, first), (move.dst, len(model.codes(move.dst)) - 1)):
             if index < model.face_down_count(pile) or index < 0:
                 continue
             card = model.codes(pile)[index]
             if card == UNKNOWN or twin(card) in held or self._named_sure(card, pile):
                 continue
-            if reference_is_legal(with_card(model, pile, index, twin(card)), move):
-                return True
-        return False
+            renamed = with_card(model, pile, index, twin(card))
+            if reference_is_legal(renamed, move):
+                yield card, renamed
 
     def _named_sure(self, card: int, pile: str) -> bool:
         """Did readings of still tables name ``card`` on ``pile`` sure, by its own name's confidences (the suit is in
@@ -1900,23 +1904,13 @@ class Tracker:
         return bool(reads) and max(reads) >= self.sure_card and statistics.median(reads) >= self.steady_card
 
     def _as_twin(self, model: Table, seen: Table, notation: str) -> tuple[Table, Table, Explanation] | None:
-        """The model and ``seen`` with the card the move ``notation`` moved, or the card it landed on, taken for its
-        twin (where ``_twin_would_do`` finds that twin makes it legal), and the legal explanation of ``seen`` so read
-        from that model; None if no such reading explains it (see ``twin_followed``)."""
-        move = Move.parse(notation)
-        held = _held(model)
-        first = len(model.codes(move.src)) - move.count
-        for pile, index in ((move.src, first), (move.dst, len(model.codes(move.dst)) - 1)):
-            if index < 0 or index < model.face_down_count(pile):
-                continue
-            card = model.codes(pile)[index]
-            if card == UNKNOWN or twin(card) in held:
-                continue
-            renamed = with_card(model, pile, index, twin(card))
-            if not reference_is_legal(renamed, move) or not self._twin_would_do(model, notation):
-                continue
-            piles = [[twin(card) if code == card else code for code in seen.codes(p)] for p in seen.pile_ids]
-            read = with_piles(seen, piles)
+        """The model and ``seen`` with a card ``_as_twins`` offers taken for its twin (in ``seen`` too, where the move
+        put it), and the legal explanation of ``seen`` so read from that model; None if no such reading explains it
+        (see ``twin_followed``)."""
+        for card, renamed in self._as_twins(model, notation):
+            read = with_piles(
+                seen, [[twin(card) if code == card else code for code in seen.codes(p)] for p in seen.pile_ids]
+            )
             explanation = self._explain(read, renamed)
             if explanation is not None and explanation.legal and explanation.moves:
                 return renamed, read, explanation
