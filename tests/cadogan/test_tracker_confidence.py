@@ -2152,3 +2152,61 @@ def test_no_accusation_rests_on_a_pile_where_an_unfollowed_card_was_read_on_top(
         said.append([(e.kind, e.moves) for e in found if e.kind is not EventKind.STILL])
     assert said[2] == [(EventKind.MOVE, ("w>t2",))]
     assert ((EventKind.ILLEGAL, ("t4>t1",)) in said[3]) is accused
+
+
+def _ace_on_a_column() -> tuple[Table, Move]:
+    """A Klondike deal whose ace lies on a column over face-down cards, with the move of it to a foundation: the
+    ace's 2 and 3 lie face down or in the stock, so a chain of them turned up and played could follow it."""
+    for seed in range(200):
+        table = Table.dealt(find_game("klondike"), seed)
+        table.stage = Stage.PLAY
+        for move in table.generate_moves():
+            card = table.codes(move.src)[-1]
+            if (
+                move.dst.startswith("f")
+                and table.face_down_count(move.src) >= 3
+                and CARDS[card].rank == 1
+                and all(CARDS[c].rank not in (2, 3) or CARDS[c].suit != CARDS[card].suit for c in _face_up_codes(table))
+            ):
+                return table, move
+    raise AssertionError("no deal with an ace to play from a deep column")
+
+
+def _face_up_codes(table: Table) -> list[int]:
+    return [c for p in table.pile_ids for c in table.codes(p)[table.face_down_count(p) :]]
+
+
+@pytest.mark.parametrize("foundation_jump_doubted", [True, False])
+def test_an_ace_played_and_read_as_its_3_on_the_foundation_is_one_move_not_three(foundation_jump_doubted: bool) -> None:
+    # heldout2's gk-legal-2 (ancient egyptians, enrolled): the AH played to a foundation and read there as the 3H
+    # at 0.59-0.76; the reader fills a foundation from its top card, so the vote saw AH 2H 3H there, followed as
+    # a chain of column 5's face-down cards turned up and played in one change, and the game lost later
+    table, move = _ace_on_a_column()
+    ace = table.codes(move.src)[-1]
+    three, two = ace + 2, ace + 1  # (a suit's codes run ace to king)
+    before = camera_view(table)
+    table.push(move)
+    after = camera_view(table)
+    misread = Table(
+        after.game, [[ace, two, three] if p == move.dst else list(after.codes(p)) for p in after.pile_ids], [0] * 13
+    )
+    own = confidences(misread)
+    del own[(move.dst, ace)], own[(move.dst, two)]  # the rules imply them: the reader gives no confidence of theirs
+    own[(move.dst, three)] = 0.75
+    tracker = Tracker(partial=True, foundation_jump_doubted=foundation_jump_doubted)
+    observe(tracker, [(before, confidences(before))] * 6)
+    events = observe(tracker, [None, *[(misread, own)] * 8], start=1.0)
+    moves = [e.moves for e in events if e.kind is EventKind.MOVE]
+    assert tracker.model is not None
+    if foundation_jump_doubted:
+        assert moves == [(str(move),)]
+        assert tracker.model.codes(move.dst) == (ace,)
+    else:
+        assert moves == [(str(move),) * 3]
+        assert tracker.model.codes(move.dst) == (ace, two, three)
+    # read sure, the same chain is followed as read
+    sure = Tracker(partial=True, foundation_jump_doubted=foundation_jump_doubted)
+    observe(sure, [(before, confidences(before))] * 6)
+    own[(move.dst, three)] = 0.95
+    events = observe(sure, [None, *[(misread, own)] * 8], start=1.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == [(str(move),) * 3]
