@@ -49,6 +49,29 @@ def test_moves_the_camera_missed_are_found_shortest_first(deal: Table) -> None:
     assert len(result.moves) == 3
 
 
+@pytest.mark.parametrize("played", [("t2>t1", "s>w"), ("s>w", "t2>t1")])
+def test_a_move_and_a_stock_turn_seen_at_once_are_told_turn_last(deal: Table, played: tuple[str, str]) -> None:
+    # either order leaves the same table; a player turns the stock when the cards in sight offer nothing more
+    result = explain(deal, after(deal, *played))
+    assert result is not None
+    assert result.legal
+    assert result.moves == (Move.parse("t2>t1"), Move.parse("s>w"))
+
+
+def test_a_turn_whose_card_is_played_at_once_is_told_first() -> None:
+    for seed in range(100):
+        table = Table.dealt(find_game("klondike"), seed)
+        turned = after(table, "s>w")
+        played = next((m for m in turned.generate_moves() if m.src == "w"), None)
+        if played is not None:
+            break
+    else:
+        raise AssertionError("no deal whose first turned card can be played")
+    result = explain(table, after(turned, str(played)))
+    assert result is not None
+    assert result.moves == (Move.parse("s>w"), played)
+
+
 def test_a_card_turned_up_is_read_and_filled_in(deal: Table) -> None:
     hidden = hide_face_down(deal)
     seen = hide_face_down(after(deal, "t2>t1"))
