@@ -563,9 +563,10 @@ class Tracker:
     taken and the vote as read is not. A camera reads a foundation by its top card alone and the rules imply the
     cards under it, so one misread top otherwise becomes a chain of cards nobody saw, turned up and played in one
     change. Measured on every recorded set: heldout2's gk-legal-2 (ancient egyptians, enrolled: the AH played to a
-    foundation and read there as the 3H at 0.59-0.76 was followed as the AH, 2H and 3H played from column 5),
-    heldout5's nk-legal-2 (penguins, plain) 3 -> 6 moves, heldout8's rc-legal-1 (penguins, plain: a Canfield
-    foundation read as ?? and the JD, the 10D under it played unseen) 5 -> 11; nothing else changed."""
+    foundation and read there as the 3H at 0.59-0.76 was followed as the AH, 2H and 3H played from column 5; its
+    first six moves are right now, though the game is still lost later, at its waste), heldout5's nk-legal-2
+    (penguins, plain) 3 -> 6 moves, heldout8's rc-legal-1 (penguins, plain: a Canfield foundation read as ?? and
+    the JD, the 10D under it played unseen) 5 -> 11; nothing else changed."""
     foundation_jump_sure: float = 0.9
     """See ``foundation_jump_doubted``."""
 
@@ -1449,15 +1450,15 @@ class Tracker:
                 legal.append((unseen, len(explanation.moves) or 99, seen, explanation))
         # a foundation's jump read unsure is believed only where no foundation cut short explains the table, and
         # then the shortest cut that does (the fewest cards the readings never saw)
-        shortest: dict[tuple[object, ...], tuple[object, ...]] = {}
+        shortest: dict[tuple[object, ...], tuple[object, ...]] = {}  # vote cut -> its shortest cut explained
         for item in legal:
             if item[2].key() in cut_from:
                 shortest.setdefault(cut_from[item[2].key()], item[2].key())  # (cuts were tried shortest first)
+        taken = set(shortest.values())
         return tries, [
             item
             for item in legal
-            if item[2].key() not in shortest
-            and (item[2].key() not in cut_from or shortest[cut_from[item[2].key()]] == item[2].key())
+            if item[2].key() not in shortest and (item[2].key() not in cut_from or item[2].key() in taken)
         ]
 
     def _fresh_on_unread(
