@@ -1363,15 +1363,12 @@ class Tracker:
             and (
                 card not in known
                 or (
-                    card in buried
-                    and card not in model.codes(place[0])
+                    card not in model.codes(place[0])
                     and evidence.best_card(card, place[0]) < self.sure_card
-                )
-                or (
-                    self.leave_out_read_between
-                    and card not in model.codes(place[0])
-                    and evidence.best_card(card, place[0]) < self.sure_card
-                    and _read_between(model, evidence, card, place[0])
+                    and (
+                        card in buried
+                        or (self.leave_out_read_between and _read_between(model, evidence, card, place[0]))
+                    )
                 )
             )
         )
@@ -2576,8 +2573,7 @@ def _foundations_cut(model: Table, seen: Table, evidence: Evidence, sure: float)
         if evidence.best_card(now[-1], pile) >= sure:
             continue
         for height in range(len(before), len(now)):
-            piles = [list(now[:height]) if p == pile else list(seen.codes(p)) for p in seen.pile_ids]
-            yield Table(seen.game, piles, [seen.face_down_count(p) for p in seen.pile_ids], stage=seen.stage)
+            yield with_piles(seen, [list(now[:height]) if p == pile else list(seen.codes(p)) for p in seen.pile_ids])
 
 
 def _held(table: Table) -> set[int]:

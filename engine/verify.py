@@ -18,6 +18,7 @@ rule it broke.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -107,10 +108,11 @@ def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = Fals
         (root, (), ()) for root in _unknown_tops(before, seen, fresh, partial)
     ]
     visited = {before.key()}
+    turns = _stock_turns(before)
     for _ in range(max_moves):
         next_frontier: list[tuple[Table, tuple[Move, ...], tuple[Table, ...]]] = []
         for table, line, path in frontier:
-            for move in sorted(table.generate_moves(), key=lambda move: _turns_stock(table, move)):
+            for move in sorted(table.generate_moves(), key=turns):
                 for child in _children(table, move, seen, fresh, partial):
                     key = child.key()
                     if key in visited:
@@ -128,15 +130,15 @@ def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = Fals
     return _illegal(before, seen, partial)
 
 
-def _turns_stock(table: Table, move: Move) -> bool:
-    """Whether ``move`` turns the stock (or turns the waste back over): ``explain`` tries such moves last, so that
-    of two moves that could go in either order the turn comes after the other. A player turns the stock when the
-    cards in sight offer nothing more (measured on the recorded games, where a move and a turn read in one change
-    were told turn first, out of order: heldout3's jk-legal-2 and heldout5's nk-legal-2 with the enrolled reader,
-    heldout4's mc-illegal-1 with the plain one)."""
-    return table.game.pile(move.src).role is Role.STOCK or (
-        table.game.pile(move.src).role is Role.WASTE and table.game.pile(move.dst).role is Role.STOCK
-    )
+def _stock_turns(table: Table) -> Callable[[Move], bool]:
+    """Whether a move of ``table``'s game turns the stock (or turns the waste back over): ``explain`` tries such
+    moves last, so that of two moves that could go in either order the turn comes after the other. A player turns
+    the stock when the cards in sight offer nothing more (measured on the recorded games, where a move and a turn
+    read in one change were told turn first, out of order: heldout3's jk-legal-2 and heldout5's nk-legal-2 with
+    the enrolled reader, heldout4's mc-illegal-1 with the plain one)."""
+    stock = {spec.id for spec in table.game.piles_with_role(Role.STOCK)}
+    waste = {spec.id for spec in table.game.piles_with_role(Role.WASTE)}
+    return lambda move: move.src in stock or (move.src in waste and move.dst in stock)
 
 
 def _newly_seen(before: Table, seen: Table) -> list[int]:
