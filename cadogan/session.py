@@ -6,7 +6,7 @@ confidence in the change, and ``cards``, per pile the confidence of each card th
 order),
 ``move`` (legal moves explaining a change), ``illegal`` (a move against the rules, with the rule),
 ``misdeal`` (problems of the deal), ``hint``, ``warning``, ``end`` (outcome, score).
-``cadogan verify`` reads the tables back.
+``cadogan verify`` reads the tables back, each with the moves (and misdeal) announced at it.
 """
 
 from __future__ import annotations
@@ -66,12 +66,30 @@ class SessionLog:
 
 
 @dataclass(frozen=True, slots=True)
+class Announced:
+    """What the live tracker announced at a logged still table: the events logged with it, at its time."""
+
+    moves: tuple[str, ...] = ()
+    """Every move announced, legal or not, in order, in notation (``SRC>DST``, ``SRC:N>DST``, ``SRC-N>DST``)."""
+    illegal_at: int | None = None
+    """The place in ``moves`` of the move announced as against the rules."""
+    reason: str = ""
+    """The rule that move broke, as announced."""
+    misdeal: bool = False
+    """A misdeal was reported."""
+    retracts: tuple[str, ...] = ()
+    """The moves announced last before, taken back as misread: ``moves`` were made instead (``Event.retracts``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class LoggedTable:
     t: float
     table: Table
     confidence: float
     cards: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     """Per pile, the confidence of each card of the table there, bottom first (empty: the log has none)."""
+    announced: Announced | None = None
+    """What the live tracker announced at this table (None: not known, a table not read from a log)."""
 
     def card_confidences(self) -> dict[tuple[str, int], float]:
         """(pile, card code) -> confidence, as a reader gives them (the tracker's ``CardConfidences``)."""
@@ -128,7 +146,7 @@ def read_session(path: str | Path) -> SessionRecord:
     if events[0].get("version") != LOG_VERSION:
         raise SessionLogError(f"{file}: session log version {events[0].get('version')!r} is not supported")
     tables: list[LoggedTable] = []
-    for event in events:
+    for position, event in enumerate(events):
         if event["event"] != "table":
             continue
         try:
@@ -136,11 +154,37 @@ def read_session(path: str | Path) -> SessionRecord:
         except (CadoganError, KeyError) as error:
             raise SessionLogError(f"{file}: a table at t={event.get('t')} cannot be read: {error}") from None
         cards = _card_confidences(file, event, table)
-        tables.append(LoggedTable(float(event.get("t", 0.0)), table, float(event.get("confidence", 1.0)), cards))
+        t, confidence = float(event.get("t", 0.0)), float(event.get("confidence", 1.0))
+        tables.append(LoggedTable(t, table, confidence, cards, _announced(file, events, position)))
     reading = events[0].get("reading")
     partial = reading == "partial" if reading is not None else _looks_partial(tables)
     game, source = str(events[0].get("game", "")), str(events[0].get("source", ""))
     return SessionRecord(game, source, tuple(tables), tuple(events), truncated, partial)
+
+
+def _announced(file: Path, events: list[dict[str, Any]], position: int) -> Announced:
+    """What the live tracker announced with the table event at ``position``: the events after it logged at its
+    time, up to the next table."""
+    moves: list[str] = []
+    illegal_at, reason, misdeal, retracts = None, "", False, []
+    t = events[position].get("t")
+    for event in events[position + 1 :]:
+        if event["event"] == "table" or event.get("t") != t:
+            break
+        if event["event"] == "misdeal":
+            misdeal = True
+        elif event["event"] in ("move", "illegal"):
+            logged = event.get("moves", [])
+            if not isinstance(logged, list) or not all(isinstance(m, str) for m in logged):
+                raise SessionLogError(f"{file}: the moves at t={t} are not a list of move notations")
+            if event["event"] == "illegal" and len(logged) == 1:
+                illegal_at, reason = len(moves), str(event.get("text", ""))
+            moves += logged
+            taken = event.get("retracts", [])
+            if not isinstance(taken, list) or not all(isinstance(m, str) for m in taken):
+                raise SessionLogError(f"{file}: the moves taken back at t={t} are not a list of move notations")
+            retracts += taken
+    return Announced(tuple(moves), illegal_at, reason, misdeal, tuple(retracts))
 
 
 def _card_confidences(file: Path, event: dict[str, Any], table: Table) -> dict[str, tuple[float, ...]]:

@@ -64,10 +64,12 @@ from functools import partial as bind
 from itertools import combinations, pairwise
 from typing import Any, TypeVar, cast
 
+from cadogan.session import Announced
 from cadogan.vote import CardConfidences as CardConfidences
 from cadogan.vote import Evidence as Evidence
 from cadogan.vote import by_rank, cards_seen_on, completed, face_up, in_sight, realigned, voted
 from engine.cards import CARDS, JACK, UNKNOWN, full_deck, twin
+from engine.errors import CadoganError
 from engine.moves import Move
 from engine.reference import builds_on, reference_is_legal
 from engine.rules import Role
@@ -202,6 +204,7 @@ class Tracker:
     one reading at ``sure_card`` is enough, as before."""
     _ended: bool = False
     _last_unclear: tuple[str, float] | None = None
+    _announced: Announced | None = None
     _settled: bool = False
     _latest: tuple[object, ...] | None = None
     _vote: frozenset[tuple[int, str]] | None = None
@@ -312,6 +315,12 @@ class Tracker:
     under a card it shows there (``_fan_gaps``; before the number of moves): measured on c-illegal-1, whose played
     waste card and stock turn were explained by the play alone, the new fan's middle card (read in two readings)
     taken for a phantom."""
+    fan_gaps_twins: bool = True
+    """``fan_gaps`` counts no card left out of a fan whose twin the explanation shows there where no reading showed
+    the two together: one index read under two suits (a reader that tells spades from clubs badly), not two
+    cards. c-legal-1 (penguins, enrolled): the waste's new top read as the 10S twice and as the 10C three times,
+    never together; the vote held both, and the fan [JC ?? 10S 10C] was explained by two stock turns where there
+    was one (and a real turn was missed later)."""
     dug_kept: bool = True
     """No card is left out as a phantom (``leave_out_new``) while it may have been pulled from under another card
     where the model holds an unread one, read sure enough for the accusation (``_dug_sure``)."""
@@ -431,6 +440,13 @@ class Tracker:
     pile and the card nowhere: the card moved, read as its twin there (heldout3's jk-legal-2, penguins, enrolled:
     column 4's KS learnt as the KC at the deal, moved into the empty column 1 and read there as the KS; the 5S it
     uncovered, read at 0.9 in every reading, was left out as a phantom and the KS taken for a stock card)."""
+    unconfirmed_misread: bool = True
+    """When no legal move explains the vote, explain it with a face-up column card of the model that no reading
+    ever confirmed (``_confirmed``: read once, unsure, at the deal) and none of these readings saw anywhere taken for
+    the card the vote shows in its place, one the model holds nowhere (``_misread_renamed``): it was misread.
+    heldout16's ak-legal-1 (penguins, enrolled): column 7's 5S learnt as the 6S from one reading at 0.54 at the
+    deal, read as the 5S (or its twin) in most readings since; the king's run moved into the empty column 2 ten
+    moves later went unexplained, and the game was lost."""
     backs_not_empty: bool = True
     """A pile on which readings that look for backs saw face-down cards is not read empty, though no card was read
     on it: its top card went unread (measured on the held-out hk-legal-1, kde_penguins, the plain recogniser: column
@@ -588,12 +604,15 @@ class Tracker:
         backs: Mapping[str, int] | None = None,
         kinds: CardConfidences | None = None,
         gaps: CardConfidences | None = None,
+        announced: Announced | None = None,
     ) -> list[Event]:
         """Take one reading (None: nothing readable, the table may be moving) with its confidence and, where
         the reader gives them, its cards' own confidences, the face-down cards it saw per pile (``backs``:
         they tell a pile whose top card was not read from a pile dealt short at the deal) and its confidences
         of cards' rank and colour (``kinds``, see ``fold_twins``) and how far below the card under it each card
-        of a cascade lies (``gaps``, see ``deal_far``); returns what is to be announced."""
+        of a cascade lies (``gaps``, see ``deal_far``); returns what is to be announced. ``announced``
+        (``replaying`` only): what the live tracker announced at this logged table (see ``_as_announced``)."""
+        self._announced = announced if self.replaying else None
         if reading is None:  # hands over the cards: what comes next may be another table
             events: list[Event] = []
             if self.model is None and len(self._recent) >= self.votes:
@@ -815,6 +834,11 @@ class Tracker:
                 if not unread_left or self._misdeal_confidence(evidence, trimmed, unread_left) >= self.confident:
                     seen, model, found = trimmed, cut, left
         found, unread = self._unread_at_deal(seen, found)
+        if self.replaying and found and self._announced is not None and not self._announced.misdeal:
+            # the live tracker reported no misdeal here: a pile it left blank was unread (its card unknown), and
+            # any other problem one it was not sure of
+            unread = [p for p in seen.pile_ids if _blank_dealt(seen, p)]
+            found = [(pile, text) for pile, text in found if pile not in unread]
         if unread and not self._impatient:
             return []  # a blank pile: its card may be read yet
         if self.check_deal and not self._impatient and _left_out(evidence, seen, 1):
@@ -827,6 +851,8 @@ class Tracker:
             return []
         sure = 1.0
         unsure_replay = self.replaying and found and self._misdeal_confidence(evidence, seen, found) < self.confident
+        if self._announced is not None:  # (a log says whether the live tracker reported one)
+            unsure_replay = bool(found and not self._announced.misdeal)
         if found and (self._deal_missed or unsure_replay):  # the deal went by unread: follow from here, accuse nobody
             self.model = _start_from_sighting(seen) if self.partial else model
             self._midway = True
@@ -1054,6 +1080,15 @@ class Tracker:
     def _follow(self, t: float, evidence: Evidence) -> list[Event]:
         model = self.model
         assert model is not None
+        announced = self._announced
+        if announced is not None and announced.moves:
+            # (moves taken back: the live tracker followed the table before them)
+            last = tuple(map(str, self._last_moves)) if self._before_last is not None else None
+            base = self._before_last if announced.retracts else model
+            if base is not None and (not announced.retracts or announced.retracts == last):
+                followed = self._as_announced(t, evidence, base, announced)
+                if followed is not None:
+                    return followed
         tries, legal = self._legal(model, evidence)
         if self._unread and not any(item[3].moves for item in legal):
             legal += self._onto_unread(model, tries)
@@ -1088,6 +1123,10 @@ class Tracker:
             renamed = self._searched(("model twins", tuple(tries)), bind(self._model_twins, model, tries, evidence))
             if renamed is not None:
                 legal = renamed[1]
+        if not legal and self._impatient and evidence.per_card and self.unconfirmed_misread and renamed is None:
+            renamed = self._searched(("misread", tuple(tries)), bind(self._misread_renamed, model, tries, evidence))
+            if renamed is not None:
+                legal = renamed[1]
         if not legal and evidence.per_card and self.gone_top_weak:
             legal = self._searched(("gone tops", tuple(tries)), bind(self._gone_tops, model, evidence))
         # (a card pulled from under another is no phantom: ``_dug_sure``)
@@ -1104,6 +1143,7 @@ class Tracker:
             # fewest cards vanished unseen, then no two read fan cards hidden, then fewest left out, then fewest moves
             orders = _fan_orders(model, evidence, self._need) if self.partial else {}
             fans = orders if self.fan_gaps and len(moving) > 1 else {}
+            alone = evidence if self.fan_gaps_twins else None
             # (the model after each explanation only where the readings saw two cards or more in a waste's fan)
             watched = self.fan_in_view and any(
                 len(order) > 1 for pile, order in orders.items() if model.game.pile(pile).role is Role.WASTE
@@ -1114,7 +1154,7 @@ class Tracker:
                 for item in moving
             }
             _, _, seen, explanation = best = min(
-                moving, key=lambda item: (item[0], buried[id(item)], _fan_gaps(fans, item[2]), item[1])
+                moving, key=lambda item: (item[0], buried[id(item)], _fan_gaps(fans, item[2], alone), item[1])
             )
             if buried[id(best)] and self._still_reads < self.fan_in_view_reads:
                 self._settled = False
@@ -1168,6 +1208,42 @@ class Tracker:
             self._confirm(evidence)
             return []
         return self._mistake(t, evidence, tries)
+
+    def _as_announced(self, t: float, evidence: Evidence, model: Table, announced: Announced) -> list[Event] | None:
+        """A logged table (``replaying``) explained by the moves the live tracker announced at it, each legal one
+        legal from the model (or onto an unread card, ``_playable``), the one announced against the rules against
+        them (``why_illegal``, or pulled from under a card, ``dug_out``), leading to the table: the model is
+        followed, with its cards renamed as the live tracker had learnt them where the table names another card in
+        a card's place that the model holds nowhere (``_renamed_as_seen``), and the events said again; None where
+        the moves do not (the table is then explained as any other)."""
+        logged = self._recent[-1][0]  # (the table as logged, its unknown cards in their places)
+        moved = _announced_line(model, announced, judged=False)  # (where the moves put the model's cards)
+        if moved is None:
+            return None
+        for renamed in (model, _renamed_as_seen(model, moved[0], logged)):
+            line = _announced_line(renamed, announced) if renamed is not None else None
+            if renamed is not None and line is not None and agrees(line[0], logged, self.partial):
+                break
+        else:
+            return None
+        after, sentences = line
+        self.model = renamed
+        at = announced.illegal_at
+        if at is None:
+            moves = tuple(Move.parse(text) for text in announced.moves)
+            _, revealed = reveal(after, logged, self.partial)
+            explanation = Explanation(moves, True, tuple(sentences), revealed=revealed)
+            return self._accept(t, evidence, logged, explanation, retracts=announced.retracts)
+        events = [self._adopt(t, renamed, after, logged, evidence, 1.0)]
+        ahead, then = announced.moves[:at], announced.moves[at + 1 :]
+        if ahead:
+            events.append(Event(EventKind.MOVE, t, "; ".join(sentences[:at]), ahead, sentences=tuple(sentences[:at])))
+        illegal = (announced.moves[at],)
+        events.append(Event(EventKind.ILLEGAL, t, announced.reason, illegal, sentences=(sentences[at],)))
+        if then:
+            said = tuple(sentences[at + 1 :])
+            events.append(Event(EventKind.MOVE, t, "; ".join(said), then, sentences=said))
+        return events
 
     def _turned_unread(
         self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
@@ -1302,6 +1378,39 @@ class Tracker:
                     )
                 )
             ]
+            if not renames or len(renames) > 2:
+                continue
+            renamed = model
+            for pile, index, other in renames:
+                renamed = with_card(renamed, pile, index, other)
+            legal = [item for table, unseen in tries.values() for item in self._moving(renamed, table, unseen)]
+            if legal:
+                return renamed, legal
+        return None
+
+    def _misread_renamed(
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]], evidence: Evidence
+    ) -> tuple[Table, list[tuple[int, int, Table, Explanation]]] | None:
+        """The model with each face-up column card no reading ever confirmed (``_confirmed``) and none of these
+        readings saw anywhere taken for the card a table the vote may show has in its place, a card the model holds
+        nowhere; and the legal explanations of the tables with it; None if none (see ``unconfirmed_misread``)."""
+        in_model = _held(model)
+        for seen, _ in tries.values():
+            renames = []
+            for pile in model.pile_ids:
+                if model.game.pile(pile).role is not Role.TABLEAU:
+                    continue
+                up, now = face_up(model, pile), face_up(seen, pile)
+                base = len(model.codes(pile)) - len(up)
+                for k, card in enumerate(up):
+                    if card == UNKNOWN or card in self._confirmed or card in evidence.seen or k >= len(now):
+                        continue
+                    other = now[k]
+                    if other == UNKNOWN or other in in_model or evidence.support(other, pile) < self._need:
+                        continue
+                    if k + 1 < len(up) and up[k + 1] != UNKNOWN and not builds_on(model, pile, other, up[k + 1]):
+                        continue
+                    renames.append((pile, base + k, other))
             if not renames or len(renames) > 2:
                 continue
             renamed = model
@@ -2270,6 +2379,79 @@ def twins_folded(
     return reading, out
 
 
+def _playable(table: Table, move: Move) -> bool:
+    """A legal move of ``table``, or a move of face-up cards onto an unknown top card (a card left unread, which
+    the live tracker took the move to be legal onto, ``_guessed``) or of an unknown card (one the live tracker
+    read only where the move put it, as the explanation's ``revealed``)."""
+    if move in table.generate_moves():
+        return True
+    up, onto = face_up(table, move.src), table.codes(move.dst)
+    if not 0 < move.count <= len(up) or table.game.pile(move.src).role is Role.STOCK:
+        return False
+    return up[-move.count] == UNKNOWN or (bool(onto) and onto[-1] == UNKNOWN)
+
+
+def _blank_dealt(seen: Table, pile: str) -> bool:
+    """A column the deal puts a face-up card on that ``seen`` shows blank."""
+    game = seen.game
+    return game.pile(pile).role is Role.TABLEAU and not seen.codes(pile) and game.deal_sizes()[pile][1] > 0
+
+
+def _announced_line(model: Table, announced: Announced, judged: bool = True) -> tuple[Table, list[str]] | None:
+    """The table after the moves ``announced`` from ``model``, and each move in words; None where a move cannot
+    be made, or (``judged``) a move announced legal is not playable there (``_playable``)."""
+    board, said = model.copy(), []
+    for k, text in enumerate(announced.moves):
+        if k == announced.illegal_at and "-" in text:  # (a card pulled from under another: ``dug_out``)
+            src, over, dst = _pulled(text)
+            codes = board.codes(src)
+            if over >= len(codes) - board.face_down_count(src) or not codes:
+                return None
+            card = codes[len(codes) - 1 - over]
+            piles = [list(board.codes(p)) for p in board.pile_ids]
+            del piles[board.pile_ids.index(src)][len(codes) - 1 - over]
+            piles[board.pile_ids.index(dst)].append(card)
+            said.append(f"the {CARDS[card].sentence} taken from under another card" if card != UNKNOWN else text)
+            board = with_piles(board, piles)
+            continue
+        try:
+            move = Move.parse(text)
+        except CadoganError:
+            return None
+        if move.src not in board.pile_ids or move.dst not in board.pile_ids:
+            return None
+        if not 0 < move.count <= len(board.codes(move.src)) or (
+            judged and k != announced.illegal_at and not _playable(board, move)
+        ):
+            return None
+        said.append(board.describe(move))
+        board.push(move)
+    return board, said
+
+
+def _renamed_as_seen(model: Table, board: Table, seen: Table) -> Table | None:
+    """``model`` with each known card that ``board`` (the model after some moves) has where ``seen`` names another
+    card, one the model holds nowhere, renamed to it (the live tracker learnt it so), or, on a column, where
+    ``seen`` has an unknown card (the live tracker doubted it); None where nothing is renamed."""
+    held = _held(model)
+    renamed = model
+    for pile in board.pile_ids:
+        ours, theirs = face_up(board, pile), seen.codes(pile)  # (a camera's table lists face-up cards only)
+        if len(theirs) > len(ours):
+            continue
+        for mine, read in zip(ours[len(ours) - len(theirs) :], theirs, strict=True):
+            if mine in (read, UNKNOWN) or (read != UNKNOWN and read in held):
+                continue
+            if read == UNKNOWN and board.game.pile(pile).role is not Role.TABLEAU:
+                continue  # (an unknown card of a column's: a card the live tracker doubted, unknown since)
+            where = next((p for p in renamed.pile_ids if mine in renamed.codes(p)), None)
+            if where is None:
+                continue
+            renamed = with_card(renamed, where, renamed.codes(where).index(mine), read)
+            held = (held - {mine}) | ({read} - {UNKNOWN})
+    return None if renamed is model else renamed
+
+
 def _view(model: Table, partial: bool) -> Table:
     """The model as a reading of it would be at best: in ``partial`` readings, face-up cards only."""
     if not partial:
@@ -2439,18 +2621,31 @@ def _fan_orders(model: Table, evidence: Evidence, need: int) -> dict[str, list[i
     return orders
 
 
-def _fan_gaps(orders: Mapping[str, list[int]], seen: Table) -> int:
+def _fan_gaps(orders: Mapping[str, list[int]], seen: Table, evidence: Evidence | None = None) -> int:
     """Cards the readings saw in a packet's fan (``_fan_orders``) under a card ``seen`` shows there, which ``seen``
     leaves out. An explanation that needs such a card to be a phantom is the worse one: in c-illegal-1 the fan
     [AD 8H 3C] (the 8H read as the 3S) after a card played and a turn was explained by the play alone, with the AD
-    and 3C taken for the waste's unread cards under the played one, and the waste was wrong ever after."""
+    and 3C taken for the waste's unread cards under the played one, and the waste was wrong ever after. With
+    ``evidence``, a card whose twin ``seen`` keeps there, never read together with it, is no gap (see
+    ``Tracker.fan_gaps_twins``)."""
     gaps = 0
     for pile, order in orders.items():
         kept = [card for card in face_up(seen, pile) if card != UNKNOWN]
         at = [order.index(card) for card in kept if card in order]
         if at:
-            gaps += sum(1 for card in order[: max(at)] if card not in kept)
+            gaps += sum(
+                1
+                for card in order[: max(at)]
+                if card not in kept and not (evidence is not None and _read_for_twin(evidence, pile, card, kept))
+            )
     return gaps
+
+
+def _read_for_twin(evidence: Evidence, pile: str, card: int, kept: Sequence[int]) -> bool:
+    """Whether ``card`` may be a misread of its twin, which ``kept`` holds on ``pile``: no reading showed the two
+    there together."""
+    other = twin(card)
+    return other in kept and not any(card in order and other in order for order in evidence.orders(pile))
 
 
 def _after(model: Table, explanation: Explanation, seen: Table, partial: bool) -> Table:

@@ -126,11 +126,14 @@ def from_report(report: GameReport, times: list[float]) -> Verdict:
 
 
 def replay(tables: Iterable[LoggedTable], *, partial: bool) -> Verdict:
-    """Follow logged still tables with the companion's tracker (each table is already a voted reading)."""
+    """Follow logged still tables with the companion's tracker (each table is already a voted reading), the moves
+    the live tracker announced at each tried first: a log says what the live session said, checked by the
+    engine (a move announced that is not legal there, or that does not lead to the table, is not taken)."""
     tracker = Tracker(window=1, votes=1, partial=partial, replaying=True)
     events: list[Event] = []
     for entry in tables:
-        events += [e for e in tracker.observe(entry.t, entry.table, entry.confidence) if e.kind is not EventKind.STILL]
+        seen = tracker.observe(entry.t, entry.table, entry.confidence, announced=entry.announced)
+        events += [e for e in seen if e.kind is not EventKind.STILL]
     return from_events(events, tracker.model)
 
 

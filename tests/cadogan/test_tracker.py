@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cadogan.session import SessionLog, SessionLogError, read_session
+from cadogan.session import Announced, SessionLog, SessionLogError, read_session
 from cadogan.tracker import EventKind, Tracker, _mixed, _view
 from engine.autoplay import greedy_playout
 from engine.cards import UNKNOWN
@@ -225,6 +225,46 @@ def test_a_log_cut_off_mid_line_keeps_everything_before(tmp_path: Path) -> None:
 def test_damaged_logs_are_one_clear_error(tmp_path: Path, content: str, needle: str) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(content)
+    with pytest.raises(SessionLogError, match=needle):
+        read_session(path)
+
+
+def test_each_logged_table_carries_what_was_announced_with_it(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    deal = Table.dealt(find_game("klondike"), 1)
+    with SessionLog(path, "klondike", "test", partial=True) as log:
+        log.table(0.5, deal, 1.0)
+        log.write("misdeal", 0.5, text="column 2 shows 2 face-up cards, the deal shows 1", moves=[])
+        log.table(1.0, deal, 1.0)
+        log.write("move", 1.0, text="...", moves=["s>w"])
+        log.write("illegal", 1.0, text="red 4 on red jack", moves=["w>t1"])
+        log.write("move", 1.0, text="...", moves=["t2>f1", "s>w"])
+        log.write("hint", 1.2, text="...", moves=["t3>t4"])  # (later: not announced with the table)
+        log.table(2.0, deal, 1.0)
+        log.write("move", 2.0, text="...", moves=["t2>t3"], retracts=["t2>f1", "s>w"])
+        log.table(3.0, deal, 1.0)
+    first, second, third, fourth = (entry.announced for entry in read_session(path).tables)
+    assert first == Announced(misdeal=True)
+    assert second == Announced(("s>w", "w>t1", "t2>f1", "s>w"), illegal_at=1, reason="red 4 on red jack")
+    assert third == Announced(("t2>t3",), retracts=("t2>f1", "s>w"))
+    assert fourth == Announced()
+
+
+@pytest.mark.parametrize(
+    ("event", "needle"),
+    [
+        ({"event": "move", "moves": "s>w"}, "not a list of move notations"),
+        ({"event": "move", "moves": ["s>w"], "retracts": [3]}, "moves taken back at t=1.0 are not a list"),
+    ],
+)
+def test_a_logged_move_that_is_not_notation_is_one_clear_error(
+    tmp_path: Path, event: dict[str, object], needle: str
+) -> None:
+    path = tmp_path / "session.jsonl"
+    with SessionLog(path, "klondike", "test", partial=True) as log:
+        log.table(1.0, Table.dealt(find_game("klondike"), 1), 1.0)
+    with path.open("a") as file:
+        file.write(json.dumps({"t": 1.0, **event}) + "\n")
     with pytest.raises(SessionLogError, match=needle):
         read_session(path)
 

@@ -24,7 +24,7 @@ from engine.moves import Move
 from engine.rules import Role
 from engine.table import Stage, Table
 from engine.testing import camera_view, make_table
-from engine.verify import why_illegal
+from engine.verify import why_illegal, with_card, with_piles
 
 
 def confidences(table: Table, sure: float = 0.9, **unsure: float) -> dict[tuple[str, int], float]:
@@ -1008,6 +1008,28 @@ def test_a_fan_card_read_between_two_others_is_no_phantom(fan_gaps: bool) -> Non
     waste = [str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")]
     # (the rule off: the fan's other cards taken for the played one's unread neighbours, the 8H lost)
     assert waste[-3:] == (["AD", "8H", "3C"] if fan_gaps else ["JD", "??", "3C"])
+
+
+@pytest.mark.parametrize("fan_gaps_twins", [True, False])
+def test_a_fan_card_read_as_itself_and_as_its_twin_by_turns_is_one_card_not_two_turns(fan_gaps_twins: bool) -> None:
+    # c-legal-1 (penguins Canfield, enrolled): the new fan's top card read as the 10S in two readings and the 10C in
+    # three, never both at once, and one reading with a stray card in the fan (four places): the vote held both 10s,
+    # and the fan was explained by two stock turns where there was one
+    truth = _canfield("9C 8D 7S 4C 5D 3C 8H AD 3H 10C QH JD 2H 10S")
+    tracker = Tracker(partial=True, check_deal=False, fan_gaps_twins=fan_gaps_twins)
+    observe(tracker, [(_waste_read(truth), confidences(_waste_read(truth)))] * 6)
+    truth.push(Move.parse("s:3>w"))
+    whole = _waste_read(truth, fan=3)
+    bottom, middle, top = whole.codes("w")
+    as_twin = with_card(whole, "w", 2, twin(top))
+    fan = [bottom, parse_code("KD"), middle, twin(top)]
+    stray = with_piles(whole, [fan if p == "w" else list(whole.codes(p)) for p in whole.pile_ids])
+    frames = [(as_twin, confidences(as_twin)), (stray, confidences(stray, KD=0.5)), *[(whole, confidences(whole))] * 4]
+    events = observe(tracker, [None, *frames], start=1.0)
+    said = [e.moves for e in events if e.kind is EventKind.MOVE]
+    assert said == ([("s:3>w",)] if fan_gaps_twins else [("s:3>w", "s:3>w")])
+    assert tracker.model is not None
+    assert len(tracker.model.codes("w")) == (3 if fan_gaps_twins else 6)
 
 
 @pytest.mark.parametrize("dug_kept", [True, False])
@@ -2210,6 +2232,38 @@ def test_an_ace_played_and_read_as_its_3_on_the_foundation_is_one_move_not_three
     own[(move.dst, three)] = 0.95
     events = observe(sure, [None, *[(misread, own)] * 8], start=1.0)
     assert [e.moves for e in events if e.kind is EventKind.MOVE] == [(str(move),) * 3]
+
+
+@pytest.mark.parametrize("unconfirmed_misread", [True, False])
+def test_a_deal_card_read_once_as_another_is_learnt_as_the_card_read_since(unconfirmed_misread: bool) -> None:
+    # heldout16's ak-legal-1 (penguins, enrolled): column 7's 5S taken at the deal from one reading at 0.54 as the
+    # 6S, read as the 5S (now and then as its twin) ever since; a move ten changes later went unexplained. Here
+    # column 7's KS, read once as the AH and blank otherwise, then read as the KS (twice as the KC): moved into the
+    # emptied column 1, it was taken for a stock card turned and played from the waste
+    table = Table.dealt(find_game("klondike"), 5)
+    deal = camera_view(table)
+    king = deal.codes("t7")[-1]
+    once = with_card(deal, "t7", 0, parse_code("AH"))
+    blank = with_piles(deal, [[] if p == "t7" else list(deal.codes(p)) for p in deal.pile_ids])
+    frames: list[tuple[Table, CardConfidences] | None] = [(once, confidences(once, AH=0.54))]
+    frames += [*[(blank, confidences(blank))] * 5, None]
+    table.stage = Stage.PLAY
+    table.push(Move.parse("t1>f1"))
+    played = camera_view(table)
+    twin_read = with_card(played, "t7", 0, twin(king))
+    frames += [*([(played, confidences(played))] * 3 + [(twin_read, confidences(twin_read))]) * 2, None]
+    table.push(Move.parse("t7>t1"))
+    frames += [*[(camera_view(table), confidences(camera_view(table)))] * 8]
+    tracker = Tracker(partial=True, unconfirmed_misread=unconfirmed_misread)
+    events = observe(tracker, frames)
+    said = [e.moves for e in events if e.kind is EventKind.MOVE]
+    assert tracker.model is not None
+    assert EventKind.ILLEGAL not in kinds(events)
+    if unconfirmed_misread:
+        assert said == [("t1>f1",), ("t7>t1",)]
+        assert face_up(tracker.model, "t1") == (king,)
+    else:
+        assert said == [("t1>f1",), ("s>w", "w>t1")]  # (the AH kept on column 7, the king "from the stock")
 
 
 @pytest.mark.parametrize("leave_out_read_between", [True, False])

@@ -360,3 +360,39 @@ def test_the_log_of_a_game_whose_deal_went_by_unread_replays_as_it_was_followed(
     assert len(live.moves) == 3  # the first move went by with the deal; the game is followed from there
     again = replay(read_session(path).tables, partial=True)
     assert [(e.kind, e.move) for e in again.entries] == [(e.kind, e.move) for e in live.entries]
+
+
+def test_the_log_of_a_game_with_a_column_unread_at_the_deal_replays_as_it_was_followed(tmp_path: Path) -> None:
+    # (heldout16's ak-legal-1: the deal's columns 1-3 unread; its log replayed as a misdeal, "verdict: a misdeal",
+    # for a legal game, and missed moves the live tracker had followed)
+    from cadogan.session import SessionLog
+    from cadogan.verdict import from_events
+
+    table = Table.dealt(find_game("klondike"), 5)
+    blank = camera_view(table)
+    blank = Table(blank.game, [[] if p == "t1" else list(blank.codes(p)) for p in blank.pile_ids], [0] * 13)
+    table.stage = Stage.PLAY
+    frames: list[Table | None] = [blank] * 8 + [None]
+    for _ in greedy_playout(table, max_moves=4):
+        view = camera_view(table)
+        unread = [[] if p == "t1" and len(view.codes(p)) == 1 else list(view.codes(p)) for p in view.pile_ids]
+        frames += [Table(view.game, unread, [0] * 13)] * 8 + [None]  # (column 1's dealt card never read)
+    tracker = Tracker(partial=True)
+    path = tmp_path / "watch.jsonl"
+    events = []
+    with SessionLog(path, "klondike", "test", partial=True) as log:  # what `watch` writes
+        for n, frame in enumerate(frames):
+            for event in tracker.observe(n / 10, frame, 0.97, backs={} if frame is not None else None):
+                if event.kind is EventKind.STILL and event.table is not None:
+                    log.table(n / 10, event.table, event.confidence, event.cards)
+                    continue
+                events.append(event)
+                retracted = {"retracts": list(event.retracts)} if event.retracts else {}
+                log.write(event.kind.value, n / 10, text=event.text, moves=list(event.moves), **retracted)
+    live = from_events(events, tracker.model)
+    assert "I cannot read the card on column 1" in " ".join(e.text for e in events)
+    assert any(e.retracts for e in events)  # (the first change was followed on a misreading, then taken back)
+    assert not live.of(EntryKind.MISDEAL)
+    assert len(live.moves) == 4
+    again = replay(read_session(path).tables, partial=True)
+    assert [(e.kind, e.move) for e in again.entries] == [(e.kind, e.move) for e in live.entries]
