@@ -66,7 +66,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -79,6 +79,9 @@ from engine.reference import reference_is_legal
 from engine.rules import Role
 from engine.table import Stage, Table
 from engine.verify import why_illegal
+
+if TYPE_CHECKING:
+    from cadogan.verdict import Verdict
 
 VERSION = 2
 SIZE = (1280, 720)
@@ -809,6 +812,9 @@ class Result:
     recognised: int
     frames: int
     cpu_seconds: float
+    log_agrees: bool = True
+    """``cadogan verify`` on the session log says what the live tracker said: the same moves, illegal moves and
+    misdeals (``log_replayed``)."""
 
     @property
     def misdeal_ok(self) -> bool:
@@ -1008,7 +1014,25 @@ def verify_recording(
         check.recognised,
         check.frames,
         check.cpu_seconds,
+        log_replayed(log) == _told(verdict),
     )
+
+
+def _told(verdict: Verdict) -> list[tuple[str, str]]:
+    """A verdict's moves, illegal moves and misdeals, in order (what a replay of its log must say again)."""
+    return [(e.kind.value, e.move) for e in verdict.entries if e.kind.value != "unclear"]
+
+
+def log_replayed(log: Path) -> list[tuple[str, str]]:
+    """What ``cadogan verify`` says of a session log (``_told``)."""
+    from cadogan.session import read_session
+    from cadogan.verdict import from_report, replay
+    from engine.verify import verify_tables
+
+    record = read_session(log)
+    if record.partial:
+        return _told(replay(record.tables, partial=True))
+    return _told(from_report(verify_tables([e.table for e in record.tables]), [e.t for e in record.tables]))
 
 
 def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None, bool, bool, float]) -> Result:
@@ -1061,6 +1085,11 @@ def report(results: list[Result], reader_kind: str, seconds: float | None = None
     print(f"misdeals reported with the right problem: {sum(r.misdeal_ok for r in dealt_wrong)}/{len(dealt_wrong)}")
     wrong_deals = sum(1 for r in results if not r.misdeal_expected and r.misdeal_reported)
     print(f"false misdeal reports on correct deals: {wrong_deals}")
+    differ = [r.name for r in results if not r.log_agrees]
+    print(
+        f"session logs that `cadogan verify LOG` replays as the live tracker followed them: "
+        f"{len(results) - len(differ)}/{len(results)}" + (f" (not: {', '.join(differ)})" if differ else "")
+    )
     print(
         f"verify speed: {video:.0f} s of 30 fps 1280x720 video in {work:.0f} s of work = "
         f"{video / max(work, 1e-9):.2f}x "

@@ -22,7 +22,7 @@ from cadogan.tracker import EventKind, Tracker
 from engine.games import find_game
 from engine.moves import Move
 from engine.reference import reference_is_legal
-from engine.table import Table
+from engine.table import Stage, Table
 
 ALL_SPECS = [spec for specs in SETS.values() for spec in specs]
 
@@ -271,3 +271,22 @@ def test_enrolled_reads_are_keyed_by_the_enrolment_photos_reader_too(
     spread.write_bytes(spread.read_bytes() + b"# changed\n")
     assert recogniser_version() == plain
     assert recogniser_version(enrolled=True) != enrolled
+
+
+def test_the_bench_replays_each_session_log_as_verify_does(tmp_path: Path) -> None:
+    from bench.recordings import log_replayed
+    from cadogan.session import SessionLog
+    from engine.testing import camera_view
+
+    table = Table.dealt(find_game("klondike"), 5)
+    path = tmp_path / "game.jsonl"
+    with SessionLog(path, "klondike", "test", partial=True) as log:
+        log.table(0.5, camera_view(table), 1.0)
+        table.stage = Stage.PLAY
+        table.push(Move.parse("t1>f1"))  # (the deal's ace of clubs)
+        log.table(2.0, camera_view(table), 1.0)
+        log.write("move", 2.0, text="move the ace of clubs to foundation 1", moves=["t1>f1"])
+        table.push(Move.parse("t2>t7"))  # a 2 onto a king: against the rules
+        log.table(4.0, camera_view(table), 1.0)
+        log.write("illegal", 4.0, text="a 2 may not go on a king", moves=["t2>t7"])
+    assert log_replayed(path) == [("move", "t1>f1"), ("illegal", "t2>t7")]
