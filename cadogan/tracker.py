@@ -320,7 +320,9 @@ class Tracker:
     the two together: one index read under two suits (a reader that tells spades from clubs badly), not two
     cards. c-legal-1 (penguins, enrolled): the waste's new top read as the 10S twice and as the 10C three times,
     never together; the vote held both, and the fan [JC ?? 10S 10C] was explained by two stock turns where there
-    was one (and a real turn was missed later)."""
+    was one (and a real turn was missed later). Nor is a card whose twin the model holds there after the
+    explanation: heldout15's zc-legal-1 (ancient egyptians, enrolled), the waste's top played, the fan then showing
+    the 10D (read as the 10H twice) over two cards turned unread: taken for a stock turn too."""
     dug_kept: bool = True
     """No card is left out as a phantom (``leave_out_new``) while it may have been pulled from under another card
     where the model holds an unread one, read sure enough for the accusation (``_dug_sure``)."""
@@ -333,6 +335,11 @@ class Tracker:
     held-out hk-legal-1, kde_penguins, enrolled: a king's run moved off column 7 into a space turned up the KC, read
     in one reading of six; the change went unexplained and the game was lost). The card is then held as a card left
     unread (``_unread``): cards put on it are judged by the cards it may be (``_onto_unread``)."""
+    turned_last_unread: bool = True
+    """``turned_unread`` also where the model holds one face-down card on the column and no reading saw a back there:
+    turned up, the last one leaves none to see (heldout16's ak-legal-1, penguins, enrolled: column 3's 2D played to
+    its foundation, the card it uncovered unread; "please hold still" until the next move, and both were lost). Not
+    in a game taken up midway, whose face-down counts are the deal's guess."""
     squared_deal: bool = True
     """At the deal, a pile that is not a cascade (a foundation, a reserve, a waste) voted more cards than any reading
     showed there keeps its most-read cards (``_squared``): two names read for one squared card are misreads that
@@ -835,8 +842,8 @@ class Tracker:
                     seen, model, found = trimmed, cut, left
         found, unread = self._unread_at_deal(seen, found)
         if self.replaying and found and self._announced is not None and not self._announced.misdeal:
-            # the live tracker reported no misdeal here: a pile it left blank was unread (its card unknown), and
-            # any other problem one it was not sure of
+            # the live tracker reported no misdeal here: a pile the deal fills that it read blank was unread (its
+            # card unknown), and any other problem one it was not sure of
             unread = [p for p in seen.pile_ids if _blank_dealt(seen, p)]
             found = [(pile, text) for pile, text in found if pile not in unread]
         if unread and not self._impatient:
@@ -1148,13 +1155,18 @@ class Tracker:
             watched = self.fan_in_view and any(
                 len(order) > 1 for pile, order in orders.items() if model.game.pile(pile).role is Role.WASTE
             )
+            afters = {id(item): _after(model, item[3], item[2], self.partial) for item in moving if watched or fans}
             buried = {
-                id(item): watched
-                and _fan_buried(orders, model, _after(model, item[3], item[2], self.partial)) >= FAN_BURIED
-                for item in moving
+                id(item): watched and _fan_buried(orders, model, afters[id(item)]) >= FAN_BURIED for item in moving
             }
             _, _, seen, explanation = best = min(
-                moving, key=lambda item: (item[0], buried[id(item)], _fan_gaps(fans, item[2], alone), item[1])
+                moving,
+                key=lambda item: (
+                    item[0],
+                    buried[id(item)],
+                    _fan_gaps(fans, item[2], alone, afters.get(id(item))),
+                    item[1],
+                ),
             )
             if buried[id(best)] and self._still_reads < self.fan_in_view_reads:
                 self._settled = False
@@ -1257,7 +1269,10 @@ class Tracker:
             if model.game.pile(p).role is Role.TABLEAU
             and model.face_down_count(p) > 0
             and len(looked := self._backs_seen(p)) >= self.votes
-            and 2 * sum(1 for b in looked if b > 0) > len(looked)
+            and (
+                2 * sum(1 for b in looked if b > 0) > len(looked)
+                or (self.turned_last_unread and model.face_down_count(p) == 1 and not self._midway and not any(looked))
+            )
         )
         legal: list[tuple[int, int, Table, Explanation]] = []
         if not piles:
@@ -2392,9 +2407,8 @@ def _playable(table: Table, move: Move) -> bool:
 
 
 def _blank_dealt(seen: Table, pile: str) -> bool:
-    """A column the deal puts a face-up card on that ``seen`` shows blank."""
-    game = seen.game
-    return game.pile(pile).role is Role.TABLEAU and not seen.codes(pile) and game.deal_sizes()[pile][1] > 0
+    """A pile the deal puts a face-up card on that ``seen`` shows blank."""
+    return not seen.codes(pile) and seen.game.deal_sizes()[pile][1] > 0
 
 
 def _announced_line(model: Table, announced: Announced, judged: bool = True) -> tuple[Table, list[str]] | None:
@@ -2621,22 +2635,25 @@ def _fan_orders(model: Table, evidence: Evidence, need: int) -> dict[str, list[i
     return orders
 
 
-def _fan_gaps(orders: Mapping[str, list[int]], seen: Table, evidence: Evidence | None = None) -> int:
+def _fan_gaps(
+    orders: Mapping[str, list[int]], seen: Table, evidence: Evidence | None = None, after: Table | None = None
+) -> int:
     """Cards the readings saw in a packet's fan (``_fan_orders``) under a card ``seen`` shows there, which ``seen``
     leaves out. An explanation that needs such a card to be a phantom is the worse one: in c-illegal-1 the fan
     [AD 8H 3C] (the 8H read as the 3S) after a card played and a turn was explained by the play alone, with the AD
     and 3C taken for the waste's unread cards under the played one, and the waste was wrong ever after. With
-    ``evidence``, a card whose twin ``seen`` keeps there, never read together with it, is no gap (see
-    ``Tracker.fan_gaps_twins``)."""
+    ``evidence``, a card whose twin ``seen`` keeps there (or ``after``, the model after the explanation, holds
+    there), never read together with it, is no gap (see ``Tracker.fan_gaps_twins``)."""
     gaps = 0
     for pile, order in orders.items():
         kept = [card for card in face_up(seen, pile) if card != UNKNOWN]
+        held = [*kept, *(after.codes(pile) if after is not None else ())]
         at = [order.index(card) for card in kept if card in order]
         if at:
             gaps += sum(
                 1
                 for card in order[: max(at)]
-                if card not in kept and not (evidence is not None and _read_for_twin(evidence, pile, card, kept))
+                if card not in kept and not (evidence is not None and _read_for_twin(evidence, pile, card, held))
             )
     return gaps
 

@@ -1032,6 +1032,35 @@ def test_a_fan_card_read_as_itself_and_as_its_twin_by_turns_is_one_card_not_two_
     assert len(tracker.model.codes("w")) == (3 if fan_gaps_twins else 6)
 
 
+@pytest.mark.parametrize("fan_gaps_twins", [True, False])
+def test_a_fan_card_read_as_the_twin_of_the_wastes_card_there_is_no_sign_of_a_turn(fan_gaps_twins: bool) -> None:
+    # heldout15's zc-legal-1 (ancient egyptians Canfield, enrolled): the waste's top played onto a column, the fan then
+    # showing the 10D (read as the 10H in two readings) over two cards turned unread before: taken for a stock turn
+    # as well (the 10H a card no explanation without a turn keeps), and a real turn was missed later. Here the JD
+    # read as the JH over the QH and 10C
+    truth = _canfield("9C 8D 7S 4C 5D 3C 8H AD 3H 10C QH JD 2H 10S")
+    tracker = Tracker(partial=True, check_deal=False, fan_gaps_twins=fan_gaps_twins)
+    observe(tracker, [(_waste_read(truth), confidences(_waste_read(truth)))] * 6)
+    for k in range(2):  # (each turn's top card read, the two under it not)
+        truth.push(Move.parse("s:3>w"))
+        observe(tracker, [None, *[(_waste_read(truth), confidences(_waste_read(truth)))] * 6], start=1.0 + k)
+    assert tracker.model is not None
+    assert [str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")[-3:]] == ["??", "??", "3H"]
+    truth.push(Move.parse("w>t1"))
+    fan = _waste_read(truth, fan=3)  # [JD QH 10C]
+    misread = with_card(fan, "w", 0, parse_code("JH"))
+    edge = with_piles(fan, [list(fan.codes(p))[1:] if p == "w" else list(fan.codes(p)) for p in fan.pile_ids])
+    frames = [None, *[(misread, confidences(misread))] * 2, *[(edge, confidences(edge))] * 6]
+    events = observe(tracker, frames, start=4.0)
+    said = [e.moves for e in events if e.kind is EventKind.MOVE]
+    waste = [str(CARDS[c]) if c != UNKNOWN else "??" for c in tracker.model.codes("w")]
+    if fan_gaps_twins:
+        assert said == [("w>t1",)]
+        assert waste[-3:] == ["JD", "QH", "10C"]
+    else:
+        assert said == [("w>t1", "s:3>w")]  # (the JH taken for a card turned from the stock)
+
+
 @pytest.mark.parametrize("dug_kept", [True, False])
 def test_a_card_pulled_from_under_an_unread_waste_card_is_not_left_out_as_a_phantom(dug_kept: bool) -> None:
     # c-illegal-1 (kde_standard Canfield): the 10C pulled from under the waste's queen and put on column 1 went unread
@@ -1551,6 +1580,37 @@ def test_a_card_put_on_a_card_unread_at_the_deal_turning_up_an_unread_card_is_fo
     told = [e.moves for e in events if e.kind is EventKind.MOVE]
     assert told == ([(str(play),)] if turned_unread else [])
     assert EventKind.ILLEGAL not in kinds(events)
+
+
+@pytest.mark.parametrize("turned_last_unread", [True, False])
+def test_the_last_face_down_card_of_a_column_turned_up_unread_is_held_unknown(turned_last_unread: bool) -> None:
+    # heldout16's ak-legal-1 (penguins, enrolled): column 3's 2D played to its foundation turned up the column's
+    # last face-down card, unread; with no back left to see, "please hold still" until the next move, and both lost.
+    # Here column 2's AS (on one face-down card, the AC) played to a foundation, the AC unread
+    table = Table.dealt(find_game("klondike"), 9)
+    assert table.face_down_count("t2") == 1
+    deal = camera_view(table)
+    tracker = Tracker(partial=True, turned_last_unread=turned_last_unread)
+    _read_with_backs(tracker, [(deal, table)] * 8, 0.0)
+    table.stage = Stage.PLAY
+    table.push(Move.parse("t2>f1"))
+    after = camera_view(table)
+    blank = with_piles(after, [[] if p == "t2" else list(after.codes(p)) for p in after.pile_ids])
+    events = _read_with_backs(tracker, [None, *[(blank, table)] * 8], 1.0)
+    told = [e.moves for e in events if e.kind is EventKind.MOVE]
+    assert EventKind.ILLEGAL not in kinds(events)
+    assert tracker.model is not None
+    if turned_last_unread:
+        assert told == [("t2>f1",)]
+        assert face_up(tracker.model, "t2") == (UNKNOWN,)
+        played = camera_view(table)  # the AC read at last: the tracker learns it, and follows its move
+        table.push(Move.parse("t2>f2"))
+        events = _read_with_backs(
+            tracker, [None, *[(played, table)] * 8, None, *[(camera_view(table), table)] * 8], 2.0
+        )
+        assert [e.moves for e in events if e.kind is EventKind.MOVE] == [("t2>f2",)]
+    else:
+        assert told == []
 
 
 @pytest.mark.parametrize("squared_deal", [True, False])
