@@ -1377,9 +1377,10 @@ class Tracker:
         session log has no readings: there the twin need only show, so that it replays the moves the live tracker
         followed as the twin's, ``twin_followed``, whose tables show the card renamed only from the move on)."""
         in_model = _held(model)
-        for seen, _ in tries.values():
+
+        def renames(seen: Table) -> list[tuple[str, int, int]]:
             where = {code: pile for pile in seen.pile_ids for code in seen.codes(pile) if code != UNKNOWN}
-            renames = [
+            return [
                 (pile, model.codes(pile).index(code), twin(code))
                 for pile in model.pile_ids
                 for code in in_sight(model, pile, self.partial)
@@ -1393,15 +1394,8 @@ class Tracker:
                     )
                 )
             ]
-            if not renames or len(renames) > 2:
-                continue
-            renamed = model
-            for pile, index, other in renames:
-                renamed = with_card(renamed, pile, index, other)
-            legal = [item for table, unseen in tries.values() for item in self._moving(renamed, table, unseen)]
-            if legal:
-                return renamed, legal
-        return None
+
+        return self._renamed_legal(model, tries, renames)
 
     def _misread_renamed(
         self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]], evidence: Evidence
@@ -1410,8 +1404,9 @@ class Tracker:
         readings saw anywhere taken for the card a table the vote may show has in its place, a card the model holds
         nowhere; and the legal explanations of the tables with it; None if none (see ``unconfirmed_misread``)."""
         in_model = _held(model)
-        for seen, _ in tries.values():
-            renames = []
+
+        def renames(seen: Table) -> list[tuple[str, int, int]]:
+            found = []
             for pile in model.pile_ids:
                 if model.game.pile(pile).role is not Role.TABLEAU:
                     continue
@@ -1425,11 +1420,25 @@ class Tracker:
                         continue
                     if k + 1 < len(up) and up[k + 1] != UNKNOWN and not builds_on(model, pile, other, up[k + 1]):
                         continue
-                    renames.append((pile, base + k, other))
-            if not renames or len(renames) > 2:
+                    found.append((pile, base + k, other))
+            return found
+
+        return self._renamed_legal(model, tries, renames)
+
+    def _renamed_legal(
+        self,
+        model: Table,
+        tries: dict[tuple[object, ...], tuple[Table, int]],
+        renames: Callable[[Table], list[tuple[str, int, int]]],
+    ) -> tuple[Table, list[tuple[int, int, Table, Explanation]]] | None:
+        """For the first table the vote may show whose ``renames`` (pile, index, new card: one or two) make legal
+        moves explain one of the tables, the model so renamed and those explanations; None if none does."""
+        for seen, _ in tries.values():
+            changes = renames(seen)
+            if not changes or len(changes) > 2:
                 continue
             renamed = model
-            for pile, index, other in renames:
+            for pile, index, other in changes:
                 renamed = with_card(renamed, pile, index, other)
             legal = [item for table, unseen in tries.values() for item in self._moving(renamed, table, unseen)]
             if legal:
