@@ -1222,11 +1222,10 @@ class Tracker:
         return self._mistake(t, evidence, tries)
 
     def _as_announced(self, t: float, evidence: Evidence, model: Table, announced: Announced) -> list[Event] | None:
-        """A logged table (``replaying``) explained by the moves the live tracker announced at it, each legal one
-        legal from the model (or onto an unread card, ``_playable``), the one announced against the rules against
-        them (``why_illegal``, or pulled from under a card, ``dug_out``), leading to the table: the model is
-        followed, with its cards renamed as the live tracker had learnt them where the table names another card in
-        a card's place that the model holds nowhere (``_renamed_as_seen``), and the events said again; None where
+        """A logged table (``replaying``) explained by the moves the live tracker announced at it (``_announced_line``:
+        each legal one legal from the model, or onto or of a card left unread; the one announced against the rules
+        against them, or pulled from under a card), leading to the table: the model is followed, with its cards
+        renamed as the live tracker had learnt them (``_renamed_as_seen``), and the events said again; None where
         the moves do not (the table is then explained as any other)."""
         logged = self._recent[-1][0]  # (the table as logged, its unknown cards in their places)
         moved = _announced_line(model, announced, judged=False)  # (where the moves put the model's cards)
@@ -2422,7 +2421,8 @@ def _blank_dealt(seen: Table, pile: str) -> bool:
 
 def _announced_line(model: Table, announced: Announced, judged: bool = True) -> tuple[Table, list[str]] | None:
     """The table after the moves ``announced`` from ``model``, and each move in words; None where a move cannot
-    be made, or (``judged``) a move announced legal is not playable there (``_playable``)."""
+    be made, or (``judged``) a move announced legal is not playable there (``_playable``) or the one announced
+    illegal is legal there."""
     board, said = model.copy(), []
     for k, text in enumerate(announced.moves):
         if k == announced.illegal_at and "-" in text:  # (a card pulled from under another: ``dug_out``)
@@ -2443,9 +2443,9 @@ def _announced_line(model: Table, announced: Announced, judged: bool = True) -> 
             return None
         if move.src not in board.pile_ids or move.dst not in board.pile_ids:
             return None
-        if not 0 < move.count <= len(board.codes(move.src)) or (
-            judged and k != announced.illegal_at and not _playable(board, move)
-        ):
+        if not 0 < move.count <= len(board.codes(move.src)):
+            return None
+        if judged and (reference_is_legal(board, move) if k == announced.illegal_at else not _playable(board, move)):
             return None
         said.append(board.describe(move))
         board.push(move)
