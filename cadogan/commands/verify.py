@@ -33,6 +33,10 @@ def add_parser(sub: SubParsers) -> None:
         "explains every change as moves, and the session log is written next to the video (or --log). For\n"
         "the first illegal move, pictures of the table before and after it are saved and their paths printed.\n"
         "Progress goes to standard error.\n\n"
+        "A session log is replayed table by table: the moves the live session announced with each still\n"
+        "table are followed where the rules engine agrees (legal moves legal there, the illegal one illegal,\n"
+        "leading to the logged table), and a misdeal is reported where the live session reported one; any\n"
+        "other change is explained afresh. So a log says what the live session said, checked by the rules.\n\n"
         "exit status: 0 every move legal, 1 an illegal or unexplained move or a misdeal, 2 the recording is\n"
         "unreadable (or no table in it was read clearly enough to follow the game).",
         "  cadogan verify game.mp4 --game klondike\n"
