@@ -1026,13 +1026,9 @@ def _told(verdict: Verdict) -> list[tuple[str, str]]:
 def log_replayed(log: Path) -> list[tuple[str, str]]:
     """What ``cadogan verify`` says of a session log (``_told``)."""
     from cadogan.session import read_session
-    from cadogan.verdict import from_report, replay
-    from engine.verify import verify_tables
+    from cadogan.verdict import of_record
 
-    record = read_session(log)
-    if record.partial:
-        return _told(replay(record.tables, partial=True))
-    return _told(from_report(verify_tables([e.table for e in record.tables]), [e.t for e in record.tables]))
+    return _told(of_record(read_session(log)))
 
 
 def _job(args: tuple[Spec, int, str, str, int, str, bool, float | None, bool, bool, float]) -> Result:

@@ -1155,7 +1155,11 @@ class Tracker:
             watched = self.fan_in_view and any(
                 len(order) > 1 for pile, order in orders.items() if model.game.pile(pile).role is Role.WASTE
             )
-            afters = {id(item): _after(model, item[3], item[2], self.partial) for item in moving if watched or fans}
+            afters = {
+                id(item): _after(model, item[3], item[2], self.partial)
+                for item in moving
+                if watched or (fans and alone is not None)
+            }
             buried = {
                 id(item): watched and _fan_buried(orders, model, afters[id(item)]) >= FAN_BURIED for item in moving
             }
@@ -1231,11 +1235,12 @@ class Tracker:
         moved = _announced_line(model, announced, judged=False)  # (where the moves put the model's cards)
         if moved is None:
             return None
-        for renamed in (model, _renamed_as_seen(model, moved[0], logged)):
+        renamed: Table | None = model
+        line = _announced_line(model, announced)
+        if line is None or not agrees(line[0], logged, self.partial):
+            renamed = _renamed_as_seen(model, moved[0], logged)
             line = _announced_line(renamed, announced) if renamed is not None else None
-            if renamed is not None and line is not None and agrees(line[0], logged, self.partial):
-                break
-        else:
+        if renamed is None or line is None or not agrees(line[0], logged, self.partial):
             return None
         after, sentences = line
         self.model = renamed
@@ -2427,15 +2432,12 @@ def _announced_line(model: Table, announced: Announced, judged: bool = True) -> 
     for k, text in enumerate(announced.moves):
         if k == announced.illegal_at and "-" in text:  # (a card pulled from under another: ``dug_out``)
             src, over, dst = _pulled(text)
-            codes = board.codes(src)
-            if over >= len(codes) - board.face_down_count(src) or not codes:
+            if src not in board.pile_ids or dst not in board.pile_ids or over >= len(face_up(board, src)):
                 return None
-            card = codes[len(codes) - 1 - over]
-            piles = [list(board.codes(p)) for p in board.pile_ids]
-            del piles[board.pile_ids.index(src)][len(codes) - 1 - over]
-            piles[board.pile_ids.index(dst)].append(card)
+            position = len(board.codes(src)) - 1 - over
+            card = board.codes(src)[position]
             said.append(f"the {CARDS[card].sentence} taken from under another card" if card != UNKNOWN else text)
-            board = with_piles(board, piles)
+            board = _pulled_out(board, src, position, dst, card)
             continue
         try:
             move = Move.parse(text)
@@ -2466,7 +2468,7 @@ def _renamed_as_seen(model: Table, board: Table, seen: Table) -> Table | None:
             if mine in (read, UNKNOWN) or (read != UNKNOWN and read in held):
                 continue
             if read == UNKNOWN and board.game.pile(pile).role is not Role.TABLEAU:
-                continue  # (an unknown card of a column's: a card the live tracker doubted, unknown since)
+                continue  # (only a column's card is doubted to unknown by the live tracker)
             where = next((p for p in renamed.pile_ids if mine in renamed.codes(p)), None)
             if where is None:
                 continue
@@ -2958,11 +2960,7 @@ def dug_out(model: Table, seen: Table, partial: bool = False, unread: bool = Fal
         seen = _stock_unread(seen)
     for src, position, dst, card in _dug_candidates(model, seen, unread):
         codes = model.codes(src)
-        piles = [list(model.codes(p)) for p in model.pile_ids]
-        piles[model.pile_ids.index(src)] = [*codes[:position], *codes[position + 1 :]]
-        piles[model.pile_ids.index(dst)].append(card)
-        downs = [model.face_down_count(p) for p in model.pile_ids]
-        after = Table(model.game, piles, downs, passes=model.passes, stage=model.stage)
+        after = _pulled_out(model, src, position, dst, card)
         if agrees(after, seen, partial):
             over = codes[position + 1]
             reason = (
@@ -2972,6 +2970,16 @@ def dug_out(model: Table, seen: Table, partial: bool = False, unread: bool = Fal
             )
             return after, f"{src}-{len(codes) - 1 - position}>{dst}", reason + ": only a pile's top card may be moved"
     return None
+
+
+def _pulled_out(table: Table, src: str, position: int, dst: str, card: int) -> Table:
+    """``table`` with the card at ``position`` of ``src`` (from under the cards on it) taken out and ``card`` put on top
+    of ``dst``: that card, or the card read there where the model held it unknown (``dug_out``'s ``unread``)."""
+    piles = [list(table.codes(p)) for p in table.pile_ids]
+    del piles[table.pile_ids.index(src)][position]
+    piles[table.pile_ids.index(dst)].append(card)
+    downs = [table.face_down_count(p) for p in table.pile_ids]
+    return Table(table.game, piles, downs, passes=table.passes, stage=table.stage)
 
 
 def _stock_unread(seen: Table) -> Table:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from cadogan.session import LoggedTable
+from cadogan.session import LoggedTable, SessionRecord
 from cadogan.tracker import LOST, Event, EventKind, Tracker
 from engine.table import Table
-from engine.verify import GameReport
+from engine.verify import GameReport, verify_tables
 
 
 class EntryKind(Enum):
@@ -135,6 +135,14 @@ def replay(tables: Iterable[LoggedTable], *, partial: bool) -> Verdict:
         seen = tracker.observe(entry.t, entry.table, entry.confidence, announced=entry.announced)
         events += [e for e in seen if e.kind is not EventKind.STILL]
     return from_events(events, tracker.model)
+
+
+def of_record(record: SessionRecord) -> Verdict:
+    """What ``cadogan verify`` says of a session log: camera readings replayed (``replay``), full readings checked
+    by ``engine.verify.verify_tables``."""
+    if record.partial:
+        return replay(record.tables, partial=True)
+    return from_report(verify_tables([entry.table for entry in record.tables]), [entry.t for entry in record.tables])
 
 
 def stamp(seconds: float) -> str:

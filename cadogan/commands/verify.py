@@ -11,10 +11,9 @@ from pathlib import Path
 
 from cadogan.commands._common import SubParsers, add_command
 from cadogan.session import read_session
-from cadogan.verdict import Verdict, as_json, from_report, print_verdict, replay
+from cadogan.verdict import Verdict, as_json, of_record, print_verdict
 from engine.errors import CadoganError
 from engine.games import find_game
-from engine.verify import verify_tables
 
 LOG_SUFFIXES = (".jsonl", ".json", ".log")
 
@@ -82,11 +81,7 @@ def _verify_log(path: Path, game_name: str | None) -> Verdict:
         raise CadoganError(f"{path} holds no table readings to verify")
     if record.tables[0].table.game != game:
         raise CadoganError(f"{path} records {record.tables[0].table.game.name}, not {game.name}")
-    if record.partial:
-        verdict = replay(record.tables, partial=True)
-    else:
-        report = verify_tables([entry.table for entry in record.tables])
-        verdict = from_report(report, [entry.t for entry in record.tables])
+    verdict = of_record(record)
     if record.truncated:
         verdict.notes.append("the recording ends abruptly (its last line was cut); everything before it was checked")
     return verdict
