@@ -238,6 +238,20 @@ class Tracker:
     sure_legal: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote in which a card the model does not
     have anywhere counts only if read with ``sure_card`` confidence (see ``sure_tries``)."""
+    new_twins_one: bool = True
+    """Once the game is followed, a card the model holds nowhere and its twin (same rank and colour), both voted new
+    onto one pile and never read there together, are one card read both ways: the one fewer readings saw is read as
+    the other (``_new_twins_one``, as ``deal_twins_one`` at the deal). heldout17's bc-legal-1 (penguins, enrolled): a
+    stock turn's 5S read as the 5C in 3 readings and as the 5S in 2, never together; the waste took both, the 5S
+    played onto the 6H then left the 5C on the waste where the JC showed, and the game was lost 10 moves later."""
+    sure_unchanged_doubted: bool = True
+    """Where that vote of the cards read sure shows no change but the whole vote, without one or two of the new cards
+    it places that readings named instead of a card the model has on that pile, never with it (``_read_instead``),
+    shows a legal move, the move is taken: a misread of a card in place keeps the whole vote from a change the other
+    new card shows (heldout3's jk-legal-2, penguins, enrolled: a stock turn's KD read in 4 readings of 6 at
+    0.54-0.69, column 1's 8D read as the 3D in 3, and the turn was lost). A new card once read with the cards of its
+    pile is no such misread: heldout15's zc-legal-1 (egyptians, plain), the 4S played onto the 5D read at 0.50-0.58,
+    the 5D mostly unread, is not left out to make a stock turn of the table."""
     carry_runs: bool = True
     """Also complete the vote with the model's unseen face-up cards under a card read on another pile moved with
     it (``completed``'s ``carry``): a run moved as one whose lower cards the reader never names."""
@@ -359,8 +373,13 @@ class Tracker:
     """When hands come over the cards before the deal was taken, the deal is judged on the readings made so far,
     with no stray card waited on (``stray_reads``) and no request to hold still (``_last_look``): a player who starts
     at once must not lose the deal (hc-illegal-1: the first move came after 8 still readings)."""
+    look_at_end: bool = True
+    """When the frames run out (a video's end, a camera gone) while the still table in view is not yet judged, it is
+    judged on the readings made so far, as when hands come over the cards before the deal (``finish``): a player
+    who stops the recording right after a move must not lose it (heldout3's jk-legal-2 and heldout18's dk-legal-2,
+    penguins, enrolled: a stock turn made half a second before the video ends, its card read in 4 readings of 6)."""
     _final: bool = False
-    """``_last_look`` is judging the deal: no more readings will come."""
+    """``_last_look`` or ``finish`` is judging the table in view: no more readings will come."""
     twins_moved: bool = True
     """After ``patience`` readings that no legal move explains, explain the vote with each card read below
     ``sure_card`` whose twin (same rank and colour) the model has in sight, and the vote nowhere, taken for that twin
@@ -685,6 +704,20 @@ class Tracker:
         if self.model is None:
             return self._quiet(self._deal(t, evidence))
         return self._quiet(self._follow(t, evidence))
+
+    def finish(self, t: float) -> list[Event]:
+        """The frames have run out: the still table in view, if not yet judged, is judged on the readings made so far
+        with no more to wait for (``look_at_end``); returns what is to be announced. A change still unexplained is
+        left as it is, as a table the hands came over would be: nobody is left to ask to hold still."""
+        if not self.look_at_end or self._settled or len(self._recent) < self.votes:
+            return []
+        self._final = True
+        try:
+            evidence = self._evidence()
+            events = self._deal(t, evidence) if self.model is None else self._follow(t, evidence)
+        finally:
+            self._final = False
+        return [event for event in events if event.kind is not EventKind.UNCLEAR]
 
     def _per_reading(self) -> tuple[deque[Any], ...]:
         """What is kept per reading of the still table in view (``_recent`` and its companions), in step."""
@@ -1096,6 +1129,10 @@ class Tracker:
                 followed = self._as_announced(t, evidence, base, announced)
                 if followed is not None:
                     return followed
+        read_by_turns = self.new_twins_one and evidence.per_card  # (a card and its twin read by turns: one card)
+        pairs = _new_twins_one(model, voted(evidence, self._need), evidence) if read_by_turns else []
+        if pairs:
+            evidence = self._renamed(pairs, list(self._recent), list(self._recent_cards))
         tries, legal = self._legal(model, evidence)
         if self._unread and not any(item[3].moves for item in legal):
             legal += self._onto_unread(model, tries)
@@ -1123,6 +1160,10 @@ class Tracker:
             # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
             # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
             legal = self._legal(model, self._strict())[1]
+            if self.sure_unchanged_doubted and legal and not any(item[3].moves for item in legal):
+                # the sure cards show no change, yet the whole vote places new cards: without the misread one, a move
+                found = self._leaving_out(model, evidence, misreads_only=True)
+                legal = [item for item in found if item[3].moves] or legal
         if not legal and self._impatient and evidence.per_card and self.twins_moved:
             legal = self._searched(("twins", tuple(tries)), bind(self._twins_moved, model, evidence, tries))
         renamed = None
@@ -1486,10 +1527,13 @@ class Tracker:
             return None
         return evidence.best_card(card, dst) >= self.sure_card and self._named_before.get(card, 0.0) < self.new_card
 
-    def _leaving_out(self, model: Table, evidence: Evidence) -> list[tuple[int, int, Table, Explanation]]:
+    def _leaving_out(
+        self, model: Table, evidence: Evidence, misreads_only: bool = False
+    ) -> list[tuple[int, int, Table, Explanation]]:
         """The legal explanations of the vote without one or two of the cards it places that the model has nowhere
         (a phantom read in most frames, such as a court card's picture read as a card, is no move's doing), or
-        cards it holds under another card of a foundation, read unsure elsewhere (``leave_out_buried``)."""
+        cards it holds under another card of a foundation, read unsure elsewhere (``leave_out_buried``). With
+        ``misreads_only``, only cards read instead of a card the model has on that pile (never with it)."""
         known = _held(model)
         buried = _buried(model, evidence, self._need) if self.leave_out_buried else frozenset()
         new = sorted(
@@ -1509,6 +1553,8 @@ class Tracker:
                 )
             )
         )
+        if misreads_only:
+            new = [(card, pile) for card, pile in new if _read_instead(model, evidence, card, pile)]
         if len(new) > 4:
             return []
         for size in (1, 2):
@@ -2714,6 +2760,35 @@ def _twins_one(seen: Table, evidence: Evidence) -> list[tuple[str, int, int]]:
             fewer = evidence.support(card, pile) < evidence.support(other, pile)  # (a tie names neither)
             if other in up and not together and fewer:
                 up.remove(card)
+                found.append((pile, card, other))
+    return found
+
+
+def _read_instead(model: Table, evidence: Evidence, card: int, pile: str) -> bool:
+    """Whether readings named ``card`` on ``pile`` instead of a card ``model`` has face up there: one read there too,
+    but never in a reading with ``card`` (a misread of it, not a card put there)."""
+    together = [order for order in evidence.orders(pile) if card in order]
+    return any(
+        held != card and evidence.support(held, pile) > 0 and not any(held in order for order in together)
+        for held in face_up(model, pile)
+    )
+
+
+def _new_twins_one(model: Table, seen: Table, evidence: Evidence) -> list[tuple[str, int, int]]:
+    """In each pile of the vote ``seen``, a card ``model`` holds nowhere whose twin the vote puts there too, also new,
+    and no reading showed the two together: the card fewer readings saw (on a tie, neither), as (pile, that card,
+    the other) (see ``Tracker.new_twins_one``)."""
+    held = _held(model)
+    found = []
+    for pile in seen.pile_ids:
+        new = [card for card in face_up(seen, pile) if card != UNKNOWN and card not in held]
+        for card in new:
+            other = twin(card)
+            if (
+                other in new
+                and not any(card in order and other in order for order in evidence.orders(pile))
+                and evidence.support(card, pile) < evidence.support(other, pile)
+            ):
                 found.append((pile, card, other))
     return found
 

@@ -135,7 +135,32 @@ def watch(
     last_move = ""
     at: dict[int, Point] = {}  # where each card was last read (the hint's arrow)
     advised: tuple[Table, Move] | None = None
+
+    def announce(events: list[Event], frame: TimedFrame) -> None:
+        nonlocal banner, banner_until, last_move
+        for event in events:
+            if on_frame_event is not None:
+                on_frame_event(event, frame)
+            if event.kind is EventKind.STILL:
+                if log is not None and event.table is not None:
+                    log.table(frame.t, event.table, event.confidence, event.cards)
+                continue
+            summary.events.append(event)
+            if log is not None:
+                retracted = {"retracts": list(event.retracts)} if event.retracts else {}
+                log.write(event.kind.value, frame.t, text=event.text, moves=list(event.moves), **retracted)
+            if on_event is not None:
+                on_event(event)
+            if speaker is not None and event.kind in SPOKEN:
+                speaker.say(event.text)
+            if event.kind in (EventKind.ILLEGAL, EventKind.MISDEAL, EventKind.UNCLEAR, EventKind.END):
+                banner, banner_until = event.text, frame.t + 4.0
+            if event.kind is EventKind.MOVE:
+                last_move = event.text
+
+    last: TimedFrame | None = None
     for frame in frames:
+        last = frame
         summary.frames += 1
         if frame.index % max(1, every):
             continue
@@ -177,25 +202,7 @@ def watch(
         if gate is not None and gated_read:
             accepted = reading.table is not None and tracker.still_key() == reading.table.key()
             gate.read_once(accepted, tracker.vote_key())
-        for event in events:
-            if on_frame_event is not None:
-                on_frame_event(event, frame)
-            if event.kind is EventKind.STILL:
-                if log is not None and event.table is not None:
-                    log.table(frame.t, event.table, event.confidence, event.cards)
-                continue
-            summary.events.append(event)
-            if log is not None:
-                retracted = {"retracts": list(event.retracts)} if event.retracts else {}
-                log.write(event.kind.value, frame.t, text=event.text, moves=list(event.moves), **retracted)
-            if on_event is not None:
-                on_event(event)
-            if speaker is not None and event.kind in SPOKEN:
-                speaker.say(event.text)
-            if event.kind in (EventKind.ILLEGAL, EventKind.MISDEAL, EventKind.UNCLEAR, EventKind.END):
-                banner, banner_until = event.text, frame.t + 4.0
-            if event.kind is EventKind.MOVE:
-                last_move = event.text
+        announce(events, frame)
         if not tracker.settled:
             still_since = None
         elif still_since is None:
@@ -240,6 +247,8 @@ def watch(
                 if key == "q":
                     summary.end_reason = "stopped by the player"
                     break
+    if last is not None:  # the frames ran out: the table in view is judged on the readings made (``Tracker.finish``)
+        announce(tracker.finish(last.t), last)
     summary.model = tracker.model
     return summary
 
