@@ -376,8 +376,9 @@ class Tracker:
     look_at_end: bool = True
     """When the frames run out (a video's end, a camera gone) while the still table in view is not yet judged, it is
     judged on the readings made so far, as when hands come over the cards before the deal (``finish``): a player
-    who stops the recording right after a move must not lose it (heldout3's jk-legal-2 and heldout18's dk-legal-2,
-    penguins, enrolled: a stock turn made half a second before the video ends, its card read in 4 readings of 6)."""
+    who stops the recording right after a move must not lose it. (On the recorded games it changed nothing: the two
+    that lose a stock turn made half a second before the end, heldout3's jk-legal-2 and heldout18's dk-legal-2, had
+    already taken the table as unchanged; see ``sure_unchanged_doubted``.)"""
     _final: bool = False
     """``_last_look`` or ``finish`` is judging the table in view: no more readings will come."""
     twins_moved: bool = True
