@@ -712,25 +712,20 @@ class Tracker:
         left as it is, as a table the hands came over would be: nobody is left to ask to hold still."""
         if not self.look_at_end or self._settled or len(self._recent) < self.votes:
             return []
-        self._final = True
-        try:
-            evidence = self._evidence()
-            events = self._deal(t, evidence) if self.model is None else self._follow(t, evidence)
-        finally:
-            self._final = False
-        return [event for event in events if event.kind is not EventKind.UNCLEAR]
+        return [event for event in self._last_look(t) if event.kind is not EventKind.UNCLEAR]
 
     def _per_reading(self) -> tuple[deque[Any], ...]:
         """What is kept per reading of the still table in view (``_recent`` and its companions), in step."""
         return (self._recent, self._recent_cards, self._recent_kinds, self._recent_backs, self._recent_gaps)
 
     def _last_look(self, t: float) -> list[Event]:
-        """The deal as the readings of the still table now left show it, with no more readings to wait for (no
-        stray card waited on, no request to hold still): taken if clear enough, else nothing (see
-        ``deal_on_leave``)."""
+        """The still table in view (the deal, or a change once the game is followed) as its readings show it, with no
+        more readings to wait for (no stray card waited on, no request to hold still): taken if clear enough, else
+        nothing (see ``deal_on_leave`` and ``finish``)."""
         self._final = True
         try:
-            return self._quiet(self._deal(t, self._evidence()))
+            evidence = self._evidence()
+            return self._quiet(self._deal(t, evidence) if self.model is None else self._follow(t, evidence))
         finally:
             self._final = False
 

@@ -86,6 +86,19 @@ def test_completed_carries_the_unseen_cards_under_a_card_read_elsewhere() -> Non
     assert [str(CARDS[c]) for c in plain.codes("t7")] == ["3C", "2H"]
 
 
+def followed(frames: list[TimedFrame]) -> tuple[Iterator[TimedFrame], dict[str, int]]:
+    """The frames as a source, and where it is: ``cursor["n"]`` is the index of the frame last given out (a
+    reader made for the test looks up what that frame shows)."""
+    cursor = {"n": 0}
+
+    def source() -> Iterator[TimedFrame]:
+        for frame in frames:
+            cursor["n"] = frame.index
+            yield frame
+
+    return source(), cursor
+
+
 def frames_of(count: int, moving: set[int]) -> list[TimedFrame]:
     still = np.zeros((72, 128, 3), np.uint8)
     frames = []
@@ -115,21 +128,15 @@ def test_without_a_gate_a_frame_in_motion_is_not_read(still_only: bool) -> None:
         [0] * len(half.pile_ids),
     )
     shown = [before] * 9 + [lifted] * 3 + [after] * 9
-    frames = frames_of(len(shown), moving={9, 10, 11})
-    cursor = {"n": 0}
+    source, cursor = followed(frames_of(len(shown), moving={9, 10, 11}))
     called: list[int] = []
-
-    def source() -> Iterator[TimedFrame]:
-        for frame in frames:
-            cursor["n"] = frame.index
-            yield frame
 
     def reader(image: np.ndarray) -> Reading:
         called.append(cursor["n"])
         view = shown[cursor["n"]]
         return Reading(view, 0.9, (), sure(view))
 
-    summary = watch(source(), reader, Tracker(partial=True), still_only=still_only)
+    summary = watch(source, reader, Tracker(partial=True), still_only=still_only)
     # the hand's frames and the first still one after it (it differs from the hand's) are not read
     assert all((n in called) is not still_only for n in (9, 10, 11, 12))
     assert summary.recognised == len(called)
@@ -238,13 +245,7 @@ def test_a_move_made_just_before_the_video_ends_is_judged_on_the_readings_made(l
     unturned = view_of(table, drop=str(CARDS[turned]))
     # the turned card on top in 2 readings of 3 (one reading missed it): fewer than the tracker's votes
     shown = [before] * 9 + [before] * 3 + [after, after, unturned, after]
-    frames = frames_of(len(shown), moving={9, 10, 11})
-    cursor = {"n": 0}
-
-    def source() -> Iterator[TimedFrame]:
-        for frame in frames:
-            cursor["n"] = frame.index
-            yield frame
+    source, cursor = followed(frames_of(len(shown), moving={9, 10, 11}))
 
     def reader(image: np.ndarray) -> Reading:
         view = shown[cursor["n"]]
@@ -252,7 +253,7 @@ def test_a_move_made_just_before_the_video_ends_is_judged_on_the_readings_made(l
         return Reading(view, 0.9, (), own)
 
     log_events: list[Event] = []
-    summary = watch(source(), reader, Tracker(partial=True, look_at_end=look_at_end), on_event=log_events.append)
+    summary = watch(source, reader, Tracker(partial=True, look_at_end=look_at_end), on_event=log_events.append)
     said = [str(m) for e in summary.events for m in e.moves]
     assert said == (["s>w"] if look_at_end else [])
     assert [str(m) for e in log_events for m in e.moves] == said
