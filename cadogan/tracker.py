@@ -244,6 +244,19 @@ class Tracker:
     the other (``_new_twins_one``, as ``deal_twins_one`` at the deal). heldout17's bc-legal-1 (penguins, enrolled): a
     stock turn's 5S read as the 5C in 3 readings and as the 5S in 2, never together; the waste took both, the 5S
     played onto the 6H then left the 5C on the waste where the JC showed, and the game was lost 10 moves later."""
+    held_twin_one: bool = True
+    """The same for a new card voted onto a pile where the model holds its twin face up, both voted there, never read
+    there together, the new card read by fewer readings: it is the model's card read as its twin (once one of two
+    twins read by turns was taken, the readings that name the other would make it a new card: another turn). A card
+    that really covered its twin on a squared packet is read alone from then on, and outvotes it."""
+    in_place_by_turns: bool = True
+    """Once the game is followed, a card the model holds nowhere, voted onto a column in the very place of a face-up
+    card the model has there (counted from the column's lowest face-up card) that the vote leaves out, where readings
+    named the model's card there too (twice at least, and nowhere else more) and never together with the new card,
+    is the model's card read as another (``_read_in_place``): no legal move takes a card from a column and puts another
+    in its place while the readings still see it there. heldout14's yc-illegal-1 (penguins Canfield, enrolled):
+    column 4's 9D read as the 8D in 7 readings of 11 hid the card pulled from under the waste's top (an injected
+    mistake) behind "please hold still", and the game was lost."""
     sure_unchanged_doubted: bool = True
     """Where that vote of the cards read sure shows no change but the whole vote, without one or two of the new cards
     it places that readings named instead of a card the model has on that pile, never with it (``_read_instead``),
@@ -1126,7 +1139,11 @@ class Tracker:
                 if followed is not None:
                     return followed
         read_by_turns = self.new_twins_one and evidence.per_card  # (a card and its twin read by turns: one card)
-        pairs = _new_twins_one(model, voted(evidence, self._need), evidence) if read_by_turns else []
+        pairs = (
+            _new_twins_one(model, voted(evidence, self._need), evidence, self.held_twin_one) if read_by_turns else []
+        )
+        if self.in_place_by_turns and evidence.per_card:
+            pairs += _read_in_place(model, voted(evidence, self._need), evidence)
         if pairs:
             evidence = self._renamed(pairs, list(self._recent), list(self._recent_cards))
         tries, legal = self._legal(model, evidence)
@@ -1155,7 +1172,7 @@ class Tracker:
         if not legal and self._impatient and evidence.per_card and self.sure_legal:
             # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
             # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
-            legal = self._legal(model, self._strict())[1]
+            legal = self._legal(model, self._strict(evidence))[1]
             if self.sure_unchanged_doubted and legal and not any(item[3].moves for item in legal):
                 # the sure cards show no change, yet the whole vote places new cards: without the misread one, a move
                 found = self._leaving_out(model, evidence, misreads_only=True)
@@ -1567,13 +1584,14 @@ class Tracker:
                     return legal
         return []
 
-    def _strict(self) -> Evidence:
-        """The vote in which a card the model does not have anywhere counts only if read with ``sure_card``
-        confidence (a misread repeated in every frame is read below it: a court card read as another)."""
+    def _strict(self, evidence: Evidence) -> Evidence:
+        """The vote over ``evidence``'s readings in which a card the model does not have anywhere counts only if read
+        with ``sure_card`` confidence (a misread repeated in every frame is read below it: a court card read as
+        another)."""
         assert self.model is not None
         return Evidence(
-            list(self._recent),
-            list(self._recent_cards),
+            list(evidence.readings),  # (as given: a card and its twin read as one stay so)
+            list(evidence.read_cards) if evidence.read_cards is not None else None,
             floor=self.new_card,
             known=self._known_places(),
             new_floor=self.sure_card,
@@ -1895,7 +1913,7 @@ class Tracker:
         assert model is not None
         if evidence.per_card and self.sure_tries:
             # last, the tables without the cards the model does not know that no reading named with ``sure_card``
-            strict = self._strict()
+            strict = self._strict(evidence)
             for drop in (0, 1):
                 seen, unseen = completed(model, strict, self._need, drop_unseen=bool(drop), partial=self.partial)
                 tries = {**tries, seen.key(): tries.get(seen.key(), (seen, unseen))}
@@ -2770,22 +2788,55 @@ def _read_instead(model: Table, evidence: Evidence, card: int, pile: str) -> boo
     )
 
 
-def _new_twins_one(model: Table, seen: Table, evidence: Evidence) -> list[tuple[str, int, int]]:
-    """In each pile of the vote ``seen``, a card ``model`` holds nowhere whose twin the vote puts there too, also new,
-    and no reading showed the two together: the card fewer readings saw (on a tie, neither), as (pile, that card,
-    the other) (see ``Tracker.new_twins_one``)."""
+def _new_twins_one(
+    model: Table, seen: Table, evidence: Evidence, held_twin: bool = False
+) -> list[tuple[str, int, int]]:
+    """In each pile of the vote ``seen``, a card ``model`` holds nowhere whose twin the vote puts there too, also new
+    (or, with ``held_twin``, held face up on that pile by the model), and no reading showed the two together: the card
+    fewer readings saw (on a tie, neither), as (pile, that card, the other) (see ``Tracker.new_twins_one``)."""
     held = _held(model)
     found = []
     for pile in seen.pile_ids:
-        new = [card for card in face_up(seen, pile) if card != UNKNOWN and card not in held]
+        shown = face_up(seen, pile)
+        new = [card for card in shown if card != UNKNOWN and card not in held]
         for card in new:
             other = twin(card)
             if (
-                other in new
+                (other in new or (held_twin and other in shown and other in face_up(model, pile)))
                 and not any(card in order and other in order for order in evidence.orders(pile))
                 and evidence.support(card, pile) < evidence.support(other, pile)
             ):
                 found.append((pile, card, other))
+    return found
+
+
+def _read_in_place(model: Table, seen: Table, evidence: Evidence) -> list[tuple[str, int, int]]:
+    """In each column of the vote ``seen``, a card ``model`` holds nowhere that every reading naming it there read in
+    the place of a face-up card the model has there (counted from the lowest face-up card), never with it, where two
+    readings at least read the model's card in that place and no other pile has more readings of it: (column, the new
+    card, the model's card) (see ``Tracker.in_place_by_turns``)."""
+    held = _held(model)
+    found = []
+    for pile in seen.pile_ids:
+        if model.game.pile(pile).role is not Role.TABLEAU:
+            continue
+        before = face_up(model, pile)
+        shown = [face_up(table, pile) for table, _ in evidence.readings]
+        for card in face_up(seen, pile):
+            if card == UNKNOWN or card in held:
+                continue
+            places = {ups.index(card) for ups in shown if card in ups}
+            if len(places) != 1 or (k := places.pop()) >= len(before) or before[k] == UNKNOWN:
+                continue
+            mine = before[k]
+            place = evidence.place(mine)
+            if (
+                not any(card in ups and mine in ups for ups in shown)
+                and sum(k < len(ups) and ups[k] == mine for ups in shown) >= 2
+                and place is not None
+                and place[0] == pile
+            ):
+                found.append((pile, card, mine))
     return found
 
 

@@ -47,6 +47,10 @@ class Evidence:
         in at least half the readings of a still table and never at 0.5 or above, more than half were not
         there). A doubtful reading may confirm what the engine already knows, not bring something new."""
         self.n = len(readings)
+        self.readings = tuple(readings)
+        """The readings voted over, and each one's own card confidences (another vote over the same readings is built
+        from these: ``Tracker._strict``)."""
+        self.read_cards = tuple(cards) if cards is not None else None
         self.game = readings[0][0].game
         self.pile_ids = readings[0][0].pile_ids
         self.seen: dict[int, Counter[str]] = {}
