@@ -1699,18 +1699,20 @@ def test_a_card_the_model_took_for_its_twin_is_renamed_when_the_twin_comes_up_el
 
 
 @pytest.mark.parametrize(
-    ("model_twins", "read", "renamed"),
+    ("model_twins", "moved_misread", "read", "renamed"),
     [
-        (True, 0.75, True),
-        (False, 0.75, False),
+        (True, False, 0.75, True),
+        (False, False, 0.75, False),
         # read unsure as the twin where it went, the card the model read sure is kept (heldout4's mk-legal-2, jolly
         # royal, plain: a JS read at 0.86-0.94 as a column's top, moved onto a QH under two cards, read there as
         # the JC at 0.44-0.58; taken for the JC, the real JC from the stock later could not be placed)
-        (True, 0.55, False),
+        (True, False, 0.55, False),
+        # a card never read sure that moved, read as another where it went (``moved_misread``), twin or not
+        (False, True, 0.75, True),
     ],
 )
 def test_a_card_the_model_took_for_its_twin_is_renamed_when_it_moves_and_is_read_as_the_twin(
-    model_twins: bool, read: float, renamed: bool
+    model_twins: bool, moved_misread: bool, read: float, renamed: bool
 ) -> None:
     # heldout3's jk-legal-2 (kde_penguins, enrolled): column 4's KS learnt as the KC at the deal, then moved into the
     # empty column 1 and read there as the KS; the 5S it uncovered, read sure in every reading, was left out as a
@@ -1723,7 +1725,7 @@ def test_a_card_the_model_took_for_its_twin_is_renamed_when_it_moves_and_is_read
     misread = Table(
         view.game, [[queen_c if c == queen_s else c for c in view.codes(p)] for p in view.pile_ids], [0] * 13
     )
-    tracker = Tracker(partial=True, check_deal=False, model_twins=model_twins)
+    tracker = Tracker(partial=True, check_deal=False, model_twins=model_twins, moved_misread=moved_misread)
     observe(tracker, [(misread, confidences(misread, QC=0.5))] * 6)
     assert tracker.model is not None
     assert face_up(tracker.model, "t4") == (queen_c,)
@@ -1733,7 +1735,7 @@ def test_a_card_the_model_took_for_its_twin_is_renamed_when_it_moves_and_is_read
     events = observe(tracker, [None, *[(later, confidences(later, QS=read))] * 8], start=1.0)
     told = [e.moves for e in events if e.kind is EventKind.MOVE]
     assert EventKind.ILLEGAL not in kinds(events)
-    if model_twins:  # followed either way; the name the model keeps is what the rule decides
+    if model_twins or moved_misread:  # followed either way; the name the model keeps is what the rule decides
         assert told == [("t4>t1",)]
         assert face_up(tracker.model, "t1") == (parse_code("KH"), queen_s if renamed else queen_c)
         assert face_up(tracker.model, "t4") == (parse_code("5S"),)
@@ -2320,7 +2322,8 @@ def test_a_deal_card_read_once_as_another_is_learnt_as_the_card_read_since(uncon
     frames += [*([(played, confidences(played))] * 3 + [(twin_read, confidences(twin_read))]) * 2, None]
     table.push(Move.parse("t7>t1"))
     frames += [*[(camera_view(table), confidences(camera_view(table)))] * 8]
-    tracker = Tracker(partial=True, unconfirmed_misread=unconfirmed_misread)
+    # (``moved_misread`` off: it follows the move as well, by the card that moved)
+    tracker = Tracker(partial=True, unconfirmed_misread=unconfirmed_misread, moved_misread=False)
     events = observe(tracker, frames)
     said = [e.moves for e in events if e.kind is EventKind.MOVE]
     assert tracker.model is not None
@@ -2486,3 +2489,37 @@ def test_a_column_card_read_by_turns_as_a_card_held_nowhere_is_the_card_in_place
         assert tracker.model.codes(column)[-1] == mine
     else:  # (the vote holds both cards in the column: no one move explains it)
         assert EventKind.UNCLEAR in kinds(events)
+
+
+@pytest.mark.parametrize("moved_misread", [True, False])
+def test_a_column_card_misread_where_it_lay_and_read_right_where_it_went_is_followed(moved_misread: bool) -> None:
+    # heldout3's jk-legal-2 (penguins, plain): column 2's 8D learnt as the 4D at the deal (read at 0.59-0.65), then put
+    # on column 3's 9C and read right there; the card turned up under it was left out as a phantom and the 8D taken
+    # for a card turned from the stock and played. The misread card is the one that moved
+    def fits(table: Table) -> Move | None:
+        for src in ("t2", "t3", "t4", "t5", "t6", "t7"):
+            for dst in ("t2", "t3", "t4", "t5", "t6", "t7"):
+                if src != dst and table.is_legal(move := Move.parse(f"{src}>{dst}")):
+                    return move
+        return None
+
+    table, move = next((t, m) for t in (Table.dealt(find_game("klondike"), s) for s in range(40)) if (m := fits(t)))
+    deal = camera_view(table)
+    card = deal.codes(move.src)[-1]
+    misread = next(c for c in full_deck() if c not in _held(deal) and c != twin(card))
+    learnt = with_card(deal, move.src, len(deal.codes(move.src)) - 1, misread)
+    tracker = Tracker(partial=True, moved_misread=moved_misread)
+    assert kinds(observe(tracker, [(learnt, confidences(learnt, **{str(CARDS[misread]): 0.6}))] * 6)) == [
+        EventKind.STILL
+    ]
+    table.push(move)
+    after = camera_view(table)
+    events = observe(tracker, [None, *[(after, confidences(after))] * 8], start=1.0)
+    said = [m for e in events if e.kind is EventKind.MOVE for m in e.moves]
+    assert EventKind.ILLEGAL not in kinds(events)
+    assert tracker.model is not None
+    if moved_misread:
+        assert said == [str(move)]
+        assert tracker.model.codes(move.dst)[-1] == card
+    else:  # (the card turned up under it left out as a phantom, the moved card taken for one turned from the stock)
+        assert said == ["s>w", f"w>{move.dst}"]
