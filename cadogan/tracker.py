@@ -1146,12 +1146,14 @@ class Tracker:
                 followed = self._as_announced(t, evidence, base, announced)
                 if followed is not None:
                     return followed
-        read_by_turns = self.new_twins_one and evidence.per_card  # (a card and its twin read by turns: one card)
-        pairs = (
-            _new_twins_one(model, voted(evidence, self._need), evidence, self.held_twin_one) if read_by_turns else []
-        )
-        if self.in_place_by_turns and evidence.per_card:
-            pairs += _read_in_place(model, voted(evidence, self._need), evidence)
+        # cards read by turns as one another: a card and its twin, a card and a column's card in its place
+        pairs: list[tuple[str, int, int]] = []
+        if evidence.per_card and (self.new_twins_one or self.in_place_by_turns):
+            vote = voted(evidence, self._need)
+            if self.new_twins_one:
+                pairs += _new_twins_one(model, vote, evidence, self.held_twin_one)
+            if self.in_place_by_turns:
+                pairs += _read_in_place(model, vote, evidence)
         if pairs:
             evidence = self._renamed(pairs, list(self._recent), list(self._recent_cards))
         tries, legal = self._legal(model, evidence)
@@ -2857,11 +2859,12 @@ def _read_in_place(model: Table, seen: Table, evidence: Evidence) -> list[tuple[
     for pile in seen.pile_ids:
         if model.game.pile(pile).role is not Role.TABLEAU:
             continue
+        new = [card for card in face_up(seen, pile) if card != UNKNOWN and card not in held]
+        if not new:
+            continue
         before = face_up(model, pile)
         shown = [face_up(table, pile) for table, _ in evidence.readings]
-        for card in face_up(seen, pile):
-            if card == UNKNOWN or card in held:
-                continue
+        for card in new:
             places = {ups.index(card) for ups in shown if card in ups}
             if len(places) != 1 or (k := places.pop()) >= len(before) or before[k] == UNKNOWN:
                 continue
