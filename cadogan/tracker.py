@@ -540,6 +540,31 @@ class Tracker:
     change moved onto it and that no reading of this still table saw anywhere (a reader that names only a
     column's top card, as with a tight fan, never sees it again: measured on the demo, whose red 4 onto the red
     jack was otherwise never announced); see ``_covered``."""
+    twin_gone: bool = True
+    """A pile's top card the model holds, confirmed, that no reading of a still table names there, while the vote shows
+    it nowhere and its twin (same rank and colour, a card the model holds nowhere) on another pile: the card moved and
+    was read as its twin. The explanations in which a card leaves that pile, with the twin's readings there read as the
+    card, are taken before any other (``_gone_twins``): a legal explanation that keeps the card where it lay, unread,
+    costs nothing by the other measures, and won. heldout8's rk-misdeal-1 (penguins, enrolled): column 2's AC played to
+    foundation 1 and read there as the AS (0.49-0.67) was taken for the stock's top card turned and played, the AC kept
+    on column 2, where every reading saw the AD under it bare. Where the twin was read sure (``sure_card``) where it
+    went, the model's card was the twin all along, misread where it lay, and is renamed (as ``model_twins`` does where
+    no legal move explains the vote); read unsure, the card keeps the name the model has (heldout4's mk-legal-2, jolly
+    royal: a JS read sure as a column's top, moved and read as the JC at 0.44-0.58, taken for the JC, left the real JC
+    nowhere to go). A table that keeps the card where it lay (the vote completed by the model as it was) is no such
+    explanation; nor is a card read elsewhere gone (heldout5's nc-misdeal-1: the waste's 2H put on a column and read
+    there, the 2D under it put on another)."""
+    vanished_pull: bool = True
+    """A card the model holds, confirmed, in the waste's fan, said taken from under the card on it, may be read unsure
+    where it went (below ``sure_card``) if the readings saw it gone: named in no reading of the waste, while ``votes``
+    readings or more saw the cards it lay between side by side (no unread card between them, ``unread_between``), and
+    read where it went in three readings of four that read that pile (``_pulled_vanished``). A misread is steady from
+    frame to frame, but a misread that names the very card gone from its place is not: heldout14's yk-illegal-1
+    (jolly royal, both readers), the waste's 4S taken from under the 3H onto column 1's JC, read there at 0.46-0.59
+    in 11 readings of 11 while the waste showed the 8H and the 3H side by side, went by as "please hold still". A
+    column's card is left out: a covered card's index unread in a cascade leaves no gap a reading can show
+    (heldout20's fc-legal-1, penguins, plain: an 8C the model had under column 4's 7D, unread there, was said taken
+    from under it onto a foundation)."""
     pulled_covers: bool = True
     """With ``covered_kept``: a card pulled from under another lets that one down onto the card under it, which is
     then covered as a card put on it would cover it (see ``_covered``)."""
@@ -1213,6 +1238,15 @@ class Tracker:
             and not (self.dug_kept and self._dug_sure(evidence, tries))
         ):
             legal = self._leaving_out(model, evidence)
+        if self.twin_gone and legal and renamed is None and evidence.per_card:
+            # (before a legal explanation that keeps a card no reading saw where it lay: an unread card costs nothing)
+            gone = self._searched(("gone twins", tuple(tries)), bind(self._gone_twins, model, tries, evidence, pairs))
+            if gone is not None:
+                twin_model, twin_evidence, legal = gone
+                if twin_model is not None:
+                    renamed = (twin_model, legal)
+                if twin_evidence is not None:
+                    evidence = twin_evidence
         moving = [item for item in legal if item[3].moves]
         if moving:
             # fewest cards vanished unseen, then no two read fan cards hidden, then fewest left out, then fewest moves
@@ -1529,7 +1563,9 @@ class Tracker:
         renames: Callable[[Table], list[tuple[str, int, int]]],
     ) -> tuple[Table, list[tuple[int, int, Table, Explanation]]] | None:
         """For the first table the vote may show whose ``renames`` (pile, index, new card: one or two) make legal
-        moves explain one of the tables, the model so renamed and those explanations; None if none does."""
+        moves explain one of the tables, the model so renamed and those explanations; None if none does. A table that
+        still holds a renamed card where the model had it (the vote completed by the model as it was, the card kept
+        unread) explains nothing of the renamed model: its moves would turn the card up again from under its twin."""
         for seen, _ in tries.values():
             changes = renames(seen)
             if not changes or len(changes) > 2:
@@ -1537,7 +1573,13 @@ class Tracker:
             renamed = model
             for pile, index, other in changes:
                 renamed = with_card(renamed, pile, index, other)
-            legal = [item for table, unseen in tries.values() for item in self._moving(renamed, table, unseen)]
+            kept = [(pile, model.codes(pile)[index]) for pile, index, _ in changes]
+            legal = [
+                item
+                for table, unseen in tries.values()
+                if not any(card in table.codes(pile) for pile, card in kept)
+                for item in self._moving(renamed, table, unseen)
+            ]
             if legal:
                 return renamed, legal
         return None
@@ -1566,6 +1608,75 @@ class Tracker:
             if self._pulled_new(model, dug[0], dug[1], evidence):
                 return True
         return False
+
+    def _gone_twins(
+        self,
+        model: Table,
+        tries: dict[tuple[object, ...], tuple[Table, int]],
+        evidence: Evidence,
+        pairs: list[tuple[str, int, int]],
+    ) -> tuple[Table | None, Evidence | None, list[tuple[int, int, Table, Explanation]]] | None:
+        """Each pile's top card that no reading names there, where a table the vote may show has it nowhere and its twin
+        (a card the model holds nowhere) on another pile: the model with those cards taken for their twins, where
+        every twin was read sure (``sure_card``) where it lies, else the vote with the twins' readings there read as
+        the cards (``pairs``: the renamings already made); and the legal explanations, so renamed, in which a card
+        leaves such a pile, the card not kept there. None if none (see ``twin_gone``)."""
+        in_model = _held(model)
+        gone: dict[str, tuple[int, str]] = {}  # pile -> its card gone, and the pile where its twin is read
+        for seen, _ in tries.values():
+            where = {code: pile for pile in seen.pile_ids for code in seen.codes(pile) if code != UNKNOWN}
+            for pile in model.pile_ids:
+                up = in_sight(model, pile, self.partial)
+                card = up[-1] if up else UNKNOWN
+                if card == UNKNOWN or card != model.codes(pile)[-1] or card not in self._confirmed:
+                    continue
+                if twin(card) in in_model or card in where or where.get(twin(card), pile) == pile:
+                    continue  # (the card seen somewhere, or its twin not seen elsewhere)
+                if not any(card in named for named in evidence.named[pile]):
+                    gone[pile] = (card, where[twin(card)])
+            if gone:
+                break
+        if not gone:
+            return None
+        twin_model: Table | None = None
+        twin_evidence: Evidence | None = None
+        if all(evidence.best_card(twin(card), dst) >= self.sure_card for card, dst in gone.values()):
+            # the twin read sure where it went: the model's card was the twin all along, misread where it lay
+            twin_model = model
+            for pile, (card, _) in gone.items():
+                twin_model = with_card(twin_model, pile, len(model.codes(pile)) - 1, twin(card))
+            legal = [item for table, unseen in tries.values() for item in self._moving(twin_model, table, unseen)]
+        else:  # the card read unsure as its twin where it went: the card the model has keeps its name
+            renames = [*pairs, *((dst, twin(card), card) for card, dst in gone.values())]
+            twin_evidence = self._renamed(renames, list(self._recent), list(self._recent_cards))
+            legal = self._legal(model, twin_evidence)[1]
+        # (the tables that keep the card where it lay, completed by the model as it was, are no such explanation)
+        moved = [
+            item
+            for item in legal
+            if any(move.src in gone for move in item[3].moves)
+            and not any(card in item[2].codes(pile) for pile, (card, _) in gone.items())
+        ]
+        return (twin_model, twin_evidence, moved) if moved else None
+
+    def _pulled_vanished(self, model: Table, notation: str, card: int, evidence: Evidence) -> bool:
+        """Whether ``card``, said taken from under another (``notation`` SRC-N>DST), was seen gone from ``SRC`` and
+        read at ``DST`` (see ``vanished_pull``)."""
+        src, over, dst = _pulled(notation)
+        codes = model.codes(src)
+        position = len(codes) - 1 - over
+        if card not in self._confirmed or model.game.pile(src).role is not Role.WASTE:
+            return False
+        if not model.face_down_count(src) < position < len(codes) - 1 or codes[position] != card:
+            return False
+        below, above = codes[position - 1], codes[position + 1]
+        if UNKNOWN in (below, above) or any(card in named for named in evidence.named[src]):
+            return False
+        both = sum(1 for places in evidence.orders(src) if below in places and above in places)
+        if both < self.votes or evidence.unread_between(src, below, above) != 0:
+            return False  # (the fan's cards on either side of it not seen side by side: it may lie between, unread)
+        reads = sum(1 for named in evidence.named[dst] if named)
+        return evidence.support(card, dst) >= max(self.votes, math.ceil(0.75 * reads))
 
     def _pulled_new(self, model: Table, after: Table, notation: str, evidence: Evidence) -> bool | None:
         """For a card taken from under another (``notation`` SRC-N>DST, giving ``after``) that the model had
@@ -1990,6 +2101,8 @@ class Tracker:
             src, _, dst = _pulled(found[3])
             card = found[1].codes(dst)[-1]
             weak = evidence.per_card and evidence.best_card(card, dst) < self.sure_card
+            if weak and self.vanished_pull and self._pulled_vanished(model, found[3], card, evidence):
+                weak = False  # (read unsure where it went, but seen gone from between the cards it lay between)
             if weak or self._pulled_new(model, found[1], found[3], evidence) is False:
                 sure_cap = 0.0
             top = model.codes(src)[-1] if model.codes(src) else UNKNOWN

@@ -1725,7 +1725,10 @@ def test_a_card_the_model_took_for_its_twin_is_renamed_when_it_moves_and_is_read
     misread = Table(
         view.game, [[queen_c if c == queen_s else c for c in view.codes(p)] for p in view.pile_ids], [0] * 13
     )
-    tracker = Tracker(partial=True, check_deal=False, model_twins=model_twins, moved_misread=moved_misread)
+    # (``twin_gone``, which follows such a move too, off: these rules alone)
+    tracker = Tracker(
+        partial=True, check_deal=False, model_twins=model_twins, moved_misread=moved_misread, twin_gone=False
+    )
     observe(tracker, [(misread, confidences(misread, QC=0.5))] * 6)
     assert tracker.model is not None
     assert face_up(tracker.model, "t4") == (queen_c,)
@@ -2523,3 +2526,80 @@ def test_a_column_card_misread_where_it_lay_and_read_right_where_it_went_is_foll
         assert tracker.model.codes(move.dst)[-1] == card
     else:  # (the card turned up under it left out as a phantom, the moved card taken for one turned from the stock)
         assert said == ["s>w", f"w>{move.dst}"]
+
+
+@pytest.mark.parametrize(
+    ("vanished_pull", "read_where_it_went", "accused"),
+    [
+        (True, 8, ("w-1>t1",)),  # read unsure in every reading, gone from the waste: taken from under
+        (False, 8, ()),  # (the rule off: too unsure to accuse, "please hold still")
+        (True, 4, ()),  # read there in half the readings only: no accusation rests on it
+    ],
+)
+def test_a_card_seen_gone_from_under_the_waste_top_and_read_unsure_where_it_went_was_taken_from_under(
+    vanished_pull: bool, read_where_it_went: int, accused: tuple[str, ...]
+) -> None:
+    # heldout14's yk-illegal-1 (jolly royal, both readers): the 4S taken from under the waste's 3H onto column 1's JC,
+    # read there at 0.46-0.59 in 11 readings of 11, the waste read as the 8H and the 3H side by side
+    rest = {"t2": "6S 5D", "t4": "9C", "s": "4c 3d 9h"}
+    before = make_table("klondike", {"w": "8H 4S 3H", "t1": "KS QD JC", **rest})
+    after = make_table("klondike", {"w": "8H 3H", "t1": "KS QD JC 4S", **rest})
+    unread = make_table("klondike", {"w": "8H 3H", "t1": "KS QD JC", **rest})
+    tracker = Tracker(check_deal=False, vanished_pull=vanished_pull)
+    observe(tracker, [(before, confidences(before, 0.9))] * 6)
+    assert tracker.settled
+    frames: list[tuple[Table, CardConfidences] | None] = [None]
+    for k in range(8):
+        view = after if k % (8 // read_where_it_went) == 0 else unread
+        frames.append((view, confidences(view, 0.9, **{"4S": 0.55})))
+    events = observe(tracker, frames, start=1.0)
+    assert tuple(m for e in events if e.kind is EventKind.ILLEGAL for m in e.moves) == accused
+    if not accused:
+        assert EventKind.MOVE not in kinds(events)
+
+
+@pytest.mark.parametrize(
+    ("twin_gone", "read", "named"),
+    [
+        (True, 0.6, "card"),  # read unsure as its twin where it went: the card keeps its name
+        (False, 0.6, ""),  # (off: the card kept where it lay, unread, and one from the stock taken for the move)
+        # read sure as its twin, no legal move explains the vote: ``model_twins``, either way (it was the twin all
+        # along, misread where it lay; the card is not turned up again from under it)
+        (True, 0.9, "twin"),
+        (False, 0.9, "twin"),
+    ],
+)
+def test_a_top_card_gone_from_its_pile_and_read_as_its_twin_where_it_went_is_that_card_moved(
+    twin_gone: bool, read: float, named: str
+) -> None:
+    # heldout8's rk-misdeal-1 (penguins, enrolled): column 2's AC played to a foundation and read there as the AS was
+    # taken for the stock's top card turned and played, the AC kept on column 2 where every reading saw the card under
+    # it bare. Here a column's top card put on another column and read there as its twin
+    def fits(table: Table) -> Move | None:
+        for src in ("t2", "t3", "t4", "t5", "t6", "t7"):
+            for dst in ("t2", "t3", "t4", "t5", "t6", "t7"):
+                if src != dst and table.is_legal(move := Move.parse(f"{src}>{dst}")):
+                    return move
+        return None
+
+    table, move = next((t, m) for t in (Table.dealt(find_game("klondike"), s) for s in range(40)) if (m := fits(t)))
+    deal = camera_view(table)
+    card = deal.codes(move.src)[-1]
+    assert twin(card) not in _held(deal)
+    tracker = Tracker(partial=True, twin_gone=twin_gone)
+    assert kinds(observe(tracker, [(deal, confidences(deal))] * 6)) == [EventKind.STILL]
+    table.push(move)
+    after = camera_view(table)
+    misread = with_card(after, move.dst, len(after.codes(move.dst)) - 1, twin(card))
+    own = confidences(misread, 0.9, **{str(CARDS[twin(card)]): read})
+    events = observe(tracker, [None, *[(misread, own)] * 8], start=1.0)
+    said = [m for e in events if e.kind is EventKind.MOVE for m in e.moves]
+    assert EventKind.ILLEGAL not in kinds(events)
+    assert tracker.model is not None
+    if named:
+        assert said == [str(move)]
+        assert tracker.model.codes(move.dst)[-1] == (card if named == "card" else twin(card))
+        assert face_up(tracker.model, move.src) == face_up(after, move.src)
+    else:
+        assert said[:2] == ["s>w", f"w>{move.src}"]
+        assert card in _held(tracker.model)
