@@ -2494,11 +2494,10 @@ def test_a_column_card_read_by_turns_as_a_card_held_nowhere_is_the_card_in_place
         assert EventKind.UNCLEAR in kinds(events)
 
 
-@pytest.mark.parametrize("moved_misread", [True, False])
-def test_a_column_card_misread_where_it_lay_and_read_right_where_it_went_is_followed(moved_misread: bool) -> None:
-    # heldout3's jk-legal-2 (penguins, plain): column 2's 8D learnt as the 4D at the deal (read at 0.59-0.65), then put
-    # on column 3's 9C and read right there; the card turned up under it was left out as a phantom and the 8D taken
-    # for a card turned from the stock and played. The misread card is the one that moved
+def _deal_with_a_column_move() -> tuple[Table, Move]:
+    """The first Klondike deal (seeds from 0) in which a column's top card may be put on another column's, and that
+    move."""
+
     def fits(table: Table) -> Move | None:
         for src in ("t2", "t3", "t4", "t5", "t6", "t7"):
             for dst in ("t2", "t3", "t4", "t5", "t6", "t7"):
@@ -2506,7 +2505,15 @@ def test_a_column_card_misread_where_it_lay_and_read_right_where_it_went_is_foll
                     return move
         return None
 
-    table, move = next((t, m) for t in (Table.dealt(find_game("klondike"), s) for s in range(40)) if (m := fits(t)))
+    return next((t, m) for t in (Table.dealt(find_game("klondike"), s) for s in range(40)) if (m := fits(t)))
+
+
+@pytest.mark.parametrize("moved_misread", [True, False])
+def test_a_column_card_misread_where_it_lay_and_read_right_where_it_went_is_followed(moved_misread: bool) -> None:
+    # heldout3's jk-legal-2 (penguins, plain): column 2's 8D learnt as the 4D at the deal (read at 0.59-0.65), then put
+    # on column 3's 9C and read right there; the card turned up under it was left out as a phantom and the 8D taken
+    # for a card turned from the stock and played. The misread card is the one that moved
+    table, move = _deal_with_a_column_move()
     deal = camera_view(table)
     card = deal.codes(move.src)[-1]
     misread = next(c for c in full_deck() if c not in _held(deal) and c != twin(card))
@@ -2575,14 +2582,7 @@ def test_a_top_card_gone_from_its_pile_and_read_as_its_twin_where_it_went_is_tha
     # heldout8's rk-misdeal-1 (penguins, enrolled): column 2's AC played to a foundation and read there as the AS was
     # taken for the stock's top card turned and played, the AC kept on column 2 where every reading saw the card under
     # it bare. Here a column's top card put on another column and read there as its twin
-    def fits(table: Table) -> Move | None:
-        for src in ("t2", "t3", "t4", "t5", "t6", "t7"):
-            for dst in ("t2", "t3", "t4", "t5", "t6", "t7"):
-                if src != dst and table.is_legal(move := Move.parse(f"{src}>{dst}")):
-                    return move
-        return None
-
-    table, move = next((t, m) for t in (Table.dealt(find_game("klondike"), s) for s in range(40)) if (m := fits(t)))
+    table, move = _deal_with_a_column_move()
     deal = camera_view(table)
     card = deal.codes(move.src)[-1]
     assert twin(card) not in _held(deal)
