@@ -1868,7 +1868,8 @@ def test_no_accusation_after_a_card_read_unsure_where_a_move_put_it_goes_unread(
     taken = make_table("klondike", {"w": "8H 4S 3H", "t1": "KS QD JC", "t2": "9C", "t3": "10D"})
     pulled = make_table("klondike", {"w": "8H 3H", "t1": "KS QD JC 4S", "t2": "9C", "t3": "10D"})
     covered = make_table("klondike", {"w": "8H", "t1": "KS QD JC 3H", "t2": "9C", "t3": "10D"})
-    tracker = Tracker(partial=True, check_deal=False, behind_unmoved=behind_unmoved)
+    # (``vanished_pull`` off: it accuses the 4S seen gone from the waste's fan; this rule is for a card left unaccused)
+    tracker = Tracker(partial=True, check_deal=False, behind_unmoved=behind_unmoved, vanished_pull=False)
     frames: list[tuple[Table, CardConfidences] | None] = [(start, confidences(start))] * 6
     for _ in range(2):  # the game taken up from this table (no move explains it)
         frames += [None, *[(taken, confidences(taken))] * 8]
