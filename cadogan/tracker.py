@@ -1573,16 +1573,24 @@ class Tracker:
             renamed = model
             for pile, index, other in changes:
                 renamed = with_card(renamed, pile, index, other)
-            kept = [(pile, model.codes(pile)[index]) for pile, index, _ in changes]
-            legal = [
-                item
-                for table, unseen in tries.values()
-                if not any(card in table.codes(pile) for pile, card in kept)
-                for item in self._moving(renamed, table, unseen)
-            ]
+            legal = self._moving_renamed(
+                renamed, tries, [(pile, model.codes(pile)[index]) for pile, index, _ in changes]
+            )
             if legal:
                 return renamed, legal
         return None
+
+    def _moving_renamed(
+        self, renamed: Table, tries: dict[tuple[object, ...], tuple[Table, int]], kept: list[tuple[str, int]]
+    ) -> list[tuple[int, int, Table, Explanation]]:
+        """The legal explanations (``_moving``) from the model ``renamed`` of the tables the vote may show, but those
+        that still hold a renamed card where the model had it (``kept``: pile, the card before its renaming)."""
+        return [
+            item
+            for table, unseen in tries.values()
+            if not any(card in table.codes(pile) for pile, card in kept)
+            for item in self._moving(renamed, table, unseen)
+        ]
 
     def _moving(self, model: Table, seen: Table, unseen: int) -> list[tuple[int, int, Table, Explanation]]:
         """``seen`` as a legal explanation item (see ``_legal``) if legal moves, one at least, explain it and leave a
@@ -1645,7 +1653,7 @@ class Tracker:
             twin_model = model
             for pile, (card, _) in gone.items():
                 twin_model = with_card(twin_model, pile, len(model.codes(pile)) - 1, twin(card))
-            legal = [item for table, unseen in tries.values() for item in self._moving(twin_model, table, unseen)]
+            legal = self._moving_renamed(twin_model, tries, [(pile, card) for pile, (card, _) in gone.items()])
         else:  # the card read unsure as its twin where it went: the card the model has keeps its name
             renames = [*pairs, *((dst, twin(card), card) for card, dst in gone.values())]
             twin_evidence = self._renamed(renames, list(self._recent), list(self._recent_cards))
