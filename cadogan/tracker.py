@@ -1939,7 +1939,10 @@ class Tracker:
         found: list[tuple[int, int, Table, Explanation]] = []
         for seen, unseen in covered:
             for guess in guesses:
-                explanation = explain(guess, seen, max_moves, self.partial)
+                # the same guesses meet the same tables frame after frame while a vote stays unexplained
+                explanation = self._searched(
+                    ("guess", (guess.key(), seen.key(), max_moves)), bind(explain, guess, seen, max_moves, self.partial)
+                )
                 if explanation is None or not explanation.legal or not explanation.moves:
                     continue
                 after = _after(model, explanation, seen, self.partial)

@@ -25,7 +25,7 @@ from engine.moves import Move
 from engine.rules import Role
 from engine.table import Stage, Table
 from engine.testing import camera_view, make_table
-from engine.verify import why_illegal, with_card, with_piles
+from engine.verify import explain, why_illegal, with_card, with_piles
 
 
 def confidences(table: Table, sure: float = 0.9, **unsure: float) -> dict[tuple[str, int], float]:
@@ -548,6 +548,40 @@ def test_a_card_put_on_a_column_card_read_weakly_in_every_frame_is_judged_with_t
     if said is EventKind.MOVE:
         assert tracker.model.codes("t1") == (UNKNOWN, parse_code("AS"))  # the weak read is not kept
         assert "onto column 1" in told[0].text
+
+
+def test_the_guesses_for_an_unknown_card_are_explained_once_per_table_while_the_model_stands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # heldout5's nk-legal-2 (penguins, wider reads): a doubted column card's guesses met the same unexplained
+    # tables frame after frame, up to 2 s a frame; each guess and table is explained once until the model changes
+    import cadogan.tracker as tracker_module
+
+    game = "canfield"
+    piles = {"s": "QD JS 10C 3C 8H", "w": "AS", "r": "KC QC JC 6C 5C", "f1": "4S", "t1": "2H", "t2": "9C", "t3": "KD"}
+    before = camera_view(make_table(game, {**piles, "t4": "7S"}))
+    after = before.copy()
+    after.push(Move.parse("w>t1"))
+    blank = with_card(before, "t1", 0, UNKNOWN)
+    seen = with_card(camera_view(after), "t1", 0, UNKNOWN)
+    guesses = [with_card(blank, "t1", 0, parse_code(card)) for card in ("2C", "2D", "2H", "9H")]
+    calls: list[tuple[object, ...]] = []
+
+    def counted(guess: Table, table: Table, *args: object) -> object:
+        calls.append((guess.key(), table.key()))
+        return explain(guess, table, *args)
+
+    monkeypatch.setattr(tracker_module, "explain", counted)
+    tracker = Tracker(partial=True, check_deal=False)
+    first = tracker._by_guesses(blank, guesses, [(seen, 0)], 3)
+    assert [e.moves for *_, e in first] == [(Move.parse("w>t1"),)]  # the first guess that may hold the ace: a red 2
+    made = len(calls)
+    assert made == len(set(calls)) >= 1
+    assert tracker._by_guesses(blank, guesses, [(seen, 0)], 3) == first
+    assert len(calls) == made  # nothing explained again
+    tracker._slow.clear()  # (as when the model changes)
+    assert tracker._by_guesses(blank, guesses, [(seen, 0)], 3) == first
+    assert len(calls) == 2 * made
 
 
 @pytest.mark.parametrize(("steady", "said"), [(0.6, EventKind.MOVE), (0.0, EventKind.ILLEGAL)])
