@@ -553,7 +553,10 @@ class Tracker:
     royal: a JS read sure as a column's top, moved and read as the JC at 0.44-0.58, taken for the JC, left the real JC
     nowhere to go). A table that keeps the card where it lay (the vote completed by the model as it was) is no such
     explanation; nor is a card read elsewhere gone (heldout5's nc-misdeal-1: the waste's 2H put on a column and read
-    there, the 2D under it put on another)."""
+    there, the 2D under it put on another). A column's last face-up card gone from over face-down cards turns the next
+    one up, unread as yet: those tables are tried with an unknown card there (heldout17's bk-misdeal-1, standard deck,
+    both readers: column 7's 10C put on column 1's JH, read there as the 10S at 0.49-0.69, column 7 read empty, was
+    taken for a card of column 6, never read, moved)."""
     vanished_pull: bool = True
     """A card the model holds, confirmed, in the waste's fan, said taken from under the card on it, may be read unsure
     where it went (below ``sure_card``) if the readings saw it gone: named in no reading of the waste, while ``votes``
@@ -565,6 +568,16 @@ class Tracker:
     column's card is left out: a covered card's index unread in a cascade leaves no gap a reading can show
     (heldout20's fc-legal-1, penguins, plain: an 8C the model had under column 4's 7D, unread there, was said taken
     from under it onto a foundation)."""
+    off_unread: bool = True
+    """A pile whose lowest face-up card was left unread at the deal (``_unread``) may have it taken away with the cards
+    on it: where no legal move explains the vote after a full look (``patience`` readings), the readings show the pile
+    bare and name no new card where the cards on it went (the unread card may be read there yet: heldout18's
+    dk-legal-2 read its 9S there once, and the move was named a look later), each card the unread one may be (one
+    the model has nowhere, with which a move takes it from its pile) is put in its place in turn, as
+    ``_onto_unread`` does for a card put on it, and the card stays unknown (``_off_unread``). heldout18's dk-misdeal-1
+    (ancient egyptians, plain): column 1's 4D, never read, was moved with the 3S on it onto column 6's 5S; no move
+    of the model could take an unknown card, and the game was lost from there ("please hold still, I am reading the
+    table again")."""
     pulled_covers: bool = True
     """With ``covered_kept``: a card pulled from under another lets that one down onto the card under it, which is
     then covered as a card put on it would cover it (see ``_covered``)."""
@@ -1184,6 +1197,8 @@ class Tracker:
         tries, legal = self._legal(model, evidence)
         if self._unread and not any(item[3].moves for item in legal):
             legal += self._onto_unread(model, tries)
+            if self.off_unread and self._impatient and not any(item[3].moves for item in legal):
+                legal += self._searched(("off unread", tuple(tries)), bind(self._off_unread, model, tries, evidence))
         if self.fresh_on_unread and legal and not any(item[3].moves for item in legal):
             legal = self._fresh_on_unread(model, evidence, legal) or legal
         doubted = None
@@ -1638,8 +1653,8 @@ class Tracker:
                 card = up[-1] if up else UNKNOWN
                 if card == UNKNOWN or card != model.codes(pile)[-1] or card not in self._confirmed:
                     continue
-                if twin(card) in in_model or card in where or where.get(twin(card), pile) == pile:
-                    continue  # (the card seen somewhere, or its twin not seen elsewhere)
+                if twin(card) in in_model or where.get(card, pile) != pile or where.get(twin(card), pile) == pile:
+                    continue  # (the card seen elsewhere, or its twin not seen elsewhere)
                 if not any(card in named for named in evidence.named[pile]):
                     gone[pile] = (card, where[twin(card)])
             if gone:
@@ -1657,7 +1672,23 @@ class Tracker:
         else:  # the card read unsure as its twin where it went: the card the model has keeps its name
             renames = [*pairs, *((dst, twin(card), card) for card, dst in gone.values())]
             twin_evidence = self._renamed(renames, list(self._recent), list(self._recent_cards))
-            legal = self._legal(model, twin_evidence)[1]
+            tries, legal = self._legal(model, twin_evidence)
+        # a column's last face-up card gone from over face-down cards turns the next one up, which no reading may
+        # have named yet: the tables the vote may show with an unknown card there (heldout17's bk-misdeal-1: the
+        # 10C moved off column 7 onto the JH, read as the 10S there, column 7 read empty)
+        base = twin_model if twin_model is not None else model
+        turned = [
+            pile
+            for pile in gone
+            if base.game.pile(pile).role is Role.TABLEAU and base.face_down_count(pile) == len(base.codes(pile)) - 1 > 0
+        ]
+        for table, unseen in list(tries.values()) if turned else []:
+            if any(not table.codes(pile) for pile in turned):
+                shown = [
+                    [*table.codes(p), *([UNKNOWN] if p in turned and not table.codes(p) else [])]
+                    for p in table.pile_ids
+                ]
+                legal += self._moving(base, with_piles(table, shown), unseen)
         # (the tables that keep the card where it lay, completed by the model as it was, are no such explanation)
         moved = [
             item
@@ -1911,6 +1942,46 @@ class Tracker:
                 continue
             covered = [(seen, unseen) for seen, unseen in tries.values() if face_up(seen, pile)[1:]]
             found += self._guessed(model, pile, covered, max_moves)
+        return found
+
+    def _off_unread(
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]], evidence: Evidence
+    ) -> list[tuple[int, int, Table, Explanation]]:
+        """Legal explanations of the vote in which a pile's lowest face-up card, left unread at the deal, was taken
+        away with the cards on it (see ``off_unread``): each card it may be (one the model has nowhere, with which a
+        move takes it from the pile) put in its place in turn; the card stays unknown."""
+        found: list[tuple[int, int, Table, Explanation]] = []
+        for pile in sorted(self._unread):
+            up = face_up(model, pile)
+            if not up or up[0] != UNKNOWN or UNKNOWN in up[1:]:
+                continue
+            if len(up) < 2:
+                continue  # (an unread card taken alone: nothing the readings name shows where it went)
+            index = model.face_down_count(pile)
+            held = _held(model)
+            bare = []
+            for seen, unseen in tries.values():
+                if face_up(seen, pile) not in ((), (UNKNOWN,)):
+                    continue
+                went = next((p for p in seen.pile_ids if up[1] in seen.codes(p)), None)
+                if went is None or any(code not in held for named in evidence.named[went] for code in named):
+                    continue  # (a reading named a new card where it went: the unread card may be read yet)
+                # the vote completed by the model keeps the unread card where it lay, and no reading lists it under
+                # the card that lay on it: the pile shown bare (or its card turned up, unknown), the card moved along
+                piles = [list(seen.codes(p)) for p in seen.pile_ids]
+                piles[seen.pile_ids.index(pile)] = [UNKNOWN] if index else []
+                moved = piles[seen.pile_ids.index(went)]
+                moved.insert(moved.index(up[1]), UNKNOWN)
+                bare.append((with_piles(seen, piles), unseen))
+            if not bare:
+                continue
+            guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
+            fits = [
+                g
+                for g in guesses
+                if _possible(g) and any(move.src == pile and move.count >= len(up) for move in g.generate_moves())
+            ]
+            found += self._by_guesses(model, fits, bare, self.max_moves, named=(pile, index))
         return found
 
     def _guessed(

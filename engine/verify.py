@@ -96,9 +96,12 @@ def reveal(model: Table, seen: Table, partial: bool = False) -> tuple[Table, tup
     return table, tuple(revealed)
 
 
-def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = False) -> Explanation | None:
+def explain(
+    before: Table, seen: Table, max_moves: int = 3, partial: bool = False, *, prune: bool = True
+) -> Explanation | None:
     """The shortest legal move sequence (up to ``max_moves``) from ``before`` to what was ``seen``, else
-    the single illegal move that explains it, else None (the reading is not explained by any move)."""
+    the single illegal move that explains it, else None (the reading is not explained by any move). ``prune``:
+    the last moves' children are made only where they may agree (``_may_agree``; the same answer, sooner)."""
     if agrees(before, seen, partial):
         return Explanation((), True, ())
     fresh = _newly_seen(before, seen)
@@ -109,10 +112,13 @@ def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = Fals
     ]
     visited = {before.key()}
     turns = _stock_turns(before)
-    for _ in range(max_moves):
+    for depth in range(max_moves):
+        last = depth == max_moves - 1
         next_frontier: list[tuple[Table, tuple[Move, ...], tuple[Table, ...]]] = []
         for table, line, path in frontier:
             for move in sorted(table.generate_moves(), key=turns):
+                if prune and last and not _may_agree(table, move, seen, partial):
+                    continue  # (the last moves' children are only looked at for agreement: none of these agrees)
                 for child in _children(table, move, seen, fresh, partial):
                     key = child.key()
                     if key in visited:
@@ -128,6 +134,15 @@ def explain(before: Table, seen: Table, max_moves: int = 3, partial: bool = Fals
         if len(frontier) > 5_000:
             break
     return _illegal(before, seen, partial)
+
+
+def _may_agree(table: Table, move: Move, seen: Table, partial: bool) -> bool:
+    """Whether a child of ``table`` by ``move`` (``_children``) may agree with ``seen``: the child with the cards
+    the move turned up left unknown must. Naming an unknown card only narrows what it agrees with, so when this is
+    False none of the named children agrees either (a search's last moves: most of its work, spared)."""
+    child = table.copy()
+    child.push(move)
+    return agrees(child, seen, partial)
 
 
 def _stock_turns(table: Table) -> Callable[[Move], bool]:

@@ -1622,6 +1622,44 @@ def test_a_card_put_on_a_card_unread_at_the_deal_turning_up_an_unread_card_is_fo
     assert EventKind.ILLEGAL not in kinds(events)
 
 
+@pytest.mark.parametrize("off_unread", [True, False])
+def test_a_card_unread_at_the_deal_moved_away_with_the_card_put_on_it_is_followed(off_unread: bool) -> None:
+    # heldout18's dk-misdeal-1 (ancient egyptians, plain): column 1's 4D unread at the deal, the 3S put on it, then
+    # both moved onto column 6's 5S, the 4D never read there either: no move of the model takes an unknown card
+    for seed in range(400):
+        table = Table.dealt(find_game("klondike"), seed)
+        table.stage = Stage.PLAY
+        onto = [m for m in table.generate_moves() if m.dst == "t1" and m.src.startswith("t")]
+        if not onto:
+            continue
+        table.push(onto[0])
+        away = [m for m in table.generate_moves() if m.src == "t1" and m.count == 2 and m.dst.startswith("t")]
+        if away:
+            break
+    first, second = onto[0], away[0]
+    dealt = Table.dealt(find_game("klondike"), seed)
+    unread_card = dealt.codes("t1")[-1]
+
+    def without(table: Table) -> Table:  # the camera's reading: the unread card never listed
+        view = camera_view(table)
+        return Table(view.game, [[c for c in view.codes(p) if c != unread_card] for p in view.pile_ids], [0] * 13)
+
+    tracker = Tracker(partial=True, off_unread=off_unread)
+    assert EventKind.UNCLEAR in kinds(_read_with_backs(tracker, [(without(dealt), dealt)] * 8, 0.0))
+    events = _read_with_backs(tracker, [None, *[(without(table), table)] * 8], 1.0)
+    assert [e.moves for e in events if e.kind is EventKind.MOVE] == [(str(first),)]
+    table.push(second)
+    events = _read_with_backs(tracker, [None, *[(without(table), table)] * 8], 2.0)
+    told = [e.moves for e in events if e.kind is EventKind.MOVE]
+    assert EventKind.ILLEGAL not in kinds(events)
+    assert told == ([(str(second),)] if off_unread else [])
+    if off_unread:
+        assert tracker.model is not None
+        moved = face_up(tracker.model, second.dst)
+        assert moved[-2:] == (UNKNOWN, table.codes(second.dst)[-1])  # the card stays unknown where it went
+        assert not face_up(tracker.model, "t1")
+
+
 @pytest.mark.parametrize("turned_last_unread", [True, False])
 def test_the_last_face_down_card_of_a_column_turned_up_unread_is_held_unknown(turned_last_unread: bool) -> None:
     # heldout16's ak-legal-1 (penguins, enrolled): column 3's 2D played to its foundation turned up the column's
@@ -2638,3 +2676,27 @@ def test_a_top_card_gone_from_its_pile_and_read_as_its_twin_where_it_went_is_tha
     else:
         assert said[:2] == ["s>w", f"w>{move.src}"]
         assert card in _held(tracker.model)
+
+
+def test_a_card_gone_from_over_face_down_cards_and_read_as_its_twin_moved_though_the_card_turned_up_is_unread() -> None:
+    # heldout17's bk-misdeal-1 (standard deck, both readers): column 7's 10C put on column 1's JH, read there as the
+    # 10S at 0.49-0.69, column 7 read empty (the card turned up under it unread): no table the vote may show held an
+    # unknown card there, and an unread card of column 6 was taken for the 10S moved. The card turned up is unknown
+    table, move = _deal_with_a_column_move()
+    deal = camera_view(table)
+    card = deal.codes(move.src)[-1]
+    assert table.face_down_count(move.src) > 0
+    assert len(deal.codes(move.src)) == 1
+    tracker = Tracker(partial=True)
+    assert kinds(observe(tracker, [(deal, confidences(deal))] * 6)) == [EventKind.STILL]
+    table.push(move)
+    after = camera_view(table)
+    misread = with_card(after, move.dst, len(after.codes(move.dst)) - 1, twin(card))
+    unread = with_piles(misread, [[] if p == move.src else list(misread.codes(p)) for p in misread.pile_ids])
+    own = confidences(unread, 0.9, **{str(CARDS[twin(card)]): 0.6})
+    events = observe(tracker, [None, *[(unread, own)] * 8], start=1.0)
+    assert [m for e in events if e.kind is EventKind.MOVE for m in e.moves] == [str(move)]
+    assert EventKind.ILLEGAL not in kinds(events)
+    assert tracker.model is not None
+    assert tracker.model.codes(move.dst)[-1] == card
+    assert face_up(tracker.model, move.src) == (UNKNOWN,)
