@@ -569,15 +569,13 @@ class Tracker:
     (heldout20's fc-legal-1, penguins, plain: an 8C the model had under column 4's 7D, unread there, was said taken
     from under it onto a foundation)."""
     off_unread: bool = True
-    """A pile whose lowest face-up card was left unread at the deal (``_unread``) may have it taken away with the cards
-    on it: where no legal move explains the vote after a full look (``patience`` readings), the readings show the pile
-    bare and name no new card where the cards on it went (the unread card may be read there yet: heldout18's
-    dk-legal-2 read its 9S there once, and the move was named a look later), each card the unread one may be (one
-    the model has nowhere, with which a move takes it from its pile) is put in its place in turn, as
-    ``_onto_unread`` does for a card put on it, and the card stays unknown (``_off_unread``). heldout18's dk-misdeal-1
-    (ancient egyptians, plain): column 1's 4D, never read, was moved with the 3S on it onto column 6's 5S; no move
-    of the model could take an unknown card, and the game was lost from there ("please hold still, I am reading the
-    table again")."""
+    """With ``turned_unread``: a run moved off a pile whose lowest face-up card was left unread at the deal
+    (``_run_off_unread``) is also sought with that card put back under the run where it went, the pile shown bare,
+    where no reading named a new card there (``_carried``): the vote completed by the model keeps the unread card where
+    it lay, and no reading lists it where it went. heldout18's dk-misdeal-1 (ancient egyptians, plain): column 1's
+    4D, never read, moved with the 3S on it onto column 6's 5S; the game was lost from there ("please hold still, I
+    am reading the table again"). A reading that names a new card there means the unread card may be read yet
+    (heldout18's dk-legal-2 read its 9S there once, and the move was named a look later)."""
     pulled_covers: bool = True
     """With ``covered_kept``: a card pulled from under another lets that one down onto the card under it, which is
     then covered as a card put on it would cover it (see ``_covered``)."""
@@ -1197,8 +1195,6 @@ class Tracker:
         tries, legal = self._legal(model, evidence)
         if self._unread and not any(item[3].moves for item in legal):
             legal += self._onto_unread(model, tries)
-            if self.off_unread and self._impatient and not any(item[3].moves for item in legal):
-                legal += self._searched(("off unread", tuple(tries)), bind(self._off_unread, model, tries, evidence))
         if self.fresh_on_unread and legal and not any(item[3].moves for item in legal):
             legal = self._fresh_on_unread(model, evidence, legal) or legal
         doubted = None
@@ -1218,7 +1214,7 @@ class Tracker:
             and (fewest >= 2 or (not legal and self._impatient))
         ):
             # (a run moved off an unread card in one move: a longer explanation found without it may be wrong)
-            legal += self._searched(("run", tuple(tries)), bind(self._run_off_unread, model, tries))
+            legal += self._searched(("run", tuple(tries)), bind(self._run_off_unread, model, tries, evidence))
         if not legal and self._impatient and evidence.per_card and self.sure_legal:
             # a misread repeated in every frame below ``sure_card`` (a queen of hearts read as the queen of
             # diamonds once the jack lies on it) hides the move: the vote of the cards read sure, as a last resort
@@ -1416,13 +1412,15 @@ class Tracker:
         return piles, legal
 
     def _run_off_unread(
-        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]]
+        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]], evidence: Evidence
     ) -> list[tuple[int, int, Table, Explanation]]:
         """Legal explanations of the vote in which a run whose first card the model holds unknown (a card left
         unread, ``_unread``) was moved whole: the engine cannot judge the move of an unknown card (a king's run into
         a space, its king unread), so each card it may be (one the model has nowhere, that makes the whole run
-        movable) is put in its place in turn, as ``_onto_unread`` does for cards put on it; the card stays unknown."""
+        movable) is put in its place in turn, as ``_onto_unread`` does for cards put on it; the card stays unknown.
+        With ``off_unread``, also the tables with the unread card put back under the run where it went."""
         found: list[tuple[int, int, Table, Explanation]] = []
+        held = _held(model)
         for pile in sorted(self._unread):
             up = face_up(model, pile)
             if up[:1] != (UNKNOWN,):
@@ -1431,12 +1429,9 @@ class Tracker:
             if not moved:
                 continue  # the run is where it was
             index = model.face_down_count(pile)
-            guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
-            fits = [
-                g
-                for g in guesses
-                if _possible(g) and any(m.src == pile and m.count == len(up) for m in g.generate_moves())
-            ]
+            if self.off_unread:
+                moved += [c for seen, n in moved if (c := _carried(seen, n, pile, up, evidence, held, index))]
+            fits = _guesses(model, pile, index, len(up))
             found += self._by_guesses(model, fits, moved, 2, named=(pile, index))  # (the run and one move more)
         return found
 
@@ -1682,12 +1677,10 @@ class Tracker:
             for pile in gone
             if base.game.pile(pile).role is Role.TABLEAU and base.face_down_count(pile) == len(base.codes(pile)) - 1 > 0
         ]
-        for table, unseen in list(tries.values()) if turned else []:
-            if any(not table.codes(pile) for pile in turned):
-                shown = [
-                    [*table.codes(p), *([UNKNOWN] if p in turned and not table.codes(p) else [])]
-                    for p in table.pile_ids
-                ]
+        for table, unseen in list(tries.values()):
+            bare = [pile for pile in turned if not table.codes(pile)]
+            if bare:
+                shown = [[*table.codes(p), *([UNKNOWN] if p in bare else [])] for p in table.pile_ids]
                 legal += self._moving(base, with_piles(table, shown), unseen)
         # (the tables that keep the card where it lay, completed by the model as it was, are no such explanation)
         moved = [
@@ -1944,46 +1937,6 @@ class Tracker:
             found += self._guessed(model, pile, covered, max_moves)
         return found
 
-    def _off_unread(
-        self, model: Table, tries: dict[tuple[object, ...], tuple[Table, int]], evidence: Evidence
-    ) -> list[tuple[int, int, Table, Explanation]]:
-        """Legal explanations of the vote in which a pile's lowest face-up card, left unread at the deal, was taken
-        away with the cards on it (see ``off_unread``): each card it may be (one the model has nowhere, with which a
-        move takes it from the pile) put in its place in turn; the card stays unknown."""
-        found: list[tuple[int, int, Table, Explanation]] = []
-        for pile in sorted(self._unread):
-            up = face_up(model, pile)
-            if not up or up[0] != UNKNOWN or UNKNOWN in up[1:]:
-                continue
-            if len(up) < 2:
-                continue  # (an unread card taken alone: nothing the readings name shows where it went)
-            index = model.face_down_count(pile)
-            held = _held(model)
-            bare = []
-            for seen, unseen in tries.values():
-                if face_up(seen, pile) not in ((), (UNKNOWN,)):
-                    continue
-                went = next((p for p in seen.pile_ids if up[1] in seen.codes(p)), None)
-                if went is None or any(code not in held for named in evidence.named[went] for code in named):
-                    continue  # (a reading named a new card where it went: the unread card may be read yet)
-                # the vote completed by the model keeps the unread card where it lay, and no reading lists it under
-                # the card that lay on it: the pile shown bare (or its card turned up, unknown), the card moved along
-                piles = [list(seen.codes(p)) for p in seen.pile_ids]
-                piles[seen.pile_ids.index(pile)] = [UNKNOWN] if index else []
-                moved = piles[seen.pile_ids.index(went)]
-                moved.insert(moved.index(up[1]), UNKNOWN)
-                bare.append((with_piles(seen, piles), unseen))
-            if not bare:
-                continue
-            guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
-            fits = [
-                g
-                for g in guesses
-                if _possible(g) and any(move.src == pile and move.count >= len(up) for move in g.generate_moves())
-            ]
-            found += self._by_guesses(model, fits, bare, self.max_moves, named=(pile, index))
-        return found
-
     def _guessed(
         self, model: Table, pile: str, covered: list[tuple[Table, int]], max_moves: int | None = None
     ) -> list[tuple[int, int, Table, Explanation]]:
@@ -1991,9 +1944,7 @@ class Tracker:
         holds unknown) with each card the unknown one may be in its place (see ``_onto_unread``)."""
         if not covered:
             return []  # nothing was put on it (as on every reading of a table that did not change)
-        index = len(model.codes(pile)) - 1
-        guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
-        fits = [g for g in guesses if _possible(g) and any(move.dst == pile for move in g.generate_moves())]
+        fits = _guesses(model, pile, len(model.codes(pile)) - 1)
         return self._by_guesses(model, fits, covered, max_moves or self.max_moves)
 
     def _by_guesses(
@@ -3154,6 +3105,38 @@ def _foundations_cut(model: Table, seen: Table, evidence: Evidence, sure: float)
             continue
         for height in range(len(before), len(now)):
             yield with_piles(seen, [list(now[:height]) if p == pile else list(seen.codes(p)) for p in seen.pile_ids])
+
+
+def _guesses(model: Table, pile: str, index: int, run: int = 0) -> list[Table]:
+    """The model with its unknown card at ``index`` of ``pile`` taken for each card it may be: one the model has
+    nowhere, with which a legal move puts a card on it (``run`` 0), or takes it away with the ``run`` cards on it."""
+    guesses = (with_card(model, pile, index, code) for code in range(len(CARDS)))
+    return [
+        g
+        for g in guesses
+        if _possible(g) and any(m.src == pile and m.count == run if run else m.dst == pile for m in g.generate_moves())
+    ]
+
+
+def _carried(
+    seen: Table, unseen: int, pile: str, up: tuple[int, ...], evidence: Evidence, held: set[int], down: int
+) -> tuple[Table, int] | None:
+    """``seen`` (a table the vote may show, with its unseen count) with ``pile``'s lowest face-up card, unread
+    (``up``: the pile's face-up cards, that one unknown), put back under the card that lay on it where that card
+    went, the pile shown bare (or its next card turned up, unknown): the vote completed by the model keeps the unread
+    card where it lay, and no reading lists it where it went (``Tracker.off_unread``). None where the pile shows a
+    known card, the card that lay on it is nowhere, or a reading named a card the model has nowhere where it went
+    (the unread card may be read there yet)."""
+    if len(up) < 2 or face_up(seen, pile) not in ((), (UNKNOWN,)):
+        return None
+    went = next((p for p in seen.pile_ids if up[1] in seen.codes(p)), None)
+    if went is None or any(code not in held for named in evidence.named[went] for code in named):
+        return None
+    piles = [list(seen.codes(p)) for p in seen.pile_ids]
+    piles[seen.pile_ids.index(pile)] = [UNKNOWN] if down else []  # (``down``: the model's face-down cards there)
+    run = piles[seen.pile_ids.index(went)]
+    run.insert(run.index(up[1]), UNKNOWN)
+    return with_piles(seen, piles), unseen
 
 
 def _held(table: Table) -> set[int]:
