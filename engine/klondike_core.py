@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from engine.cards import SUIT_OF, UNKNOWN
 from engine.layout import game_index
@@ -61,9 +60,20 @@ class Shape:
     """A foundation's top card may come back down onto a column."""
 
 
-@cache
 def shape(game: Game) -> Shape | None:
     """The game's ``Shape`` if the compiled core can search it, else None."""
+    # Looked up by identity: hashing a game hashes its whole rule data, which cost a hint's many short searches
+    # more than the searches themselves.
+    known = _SHAPES.get(id(game))
+    if known is None or known[0] is not game:
+        known = _SHAPES[id(game)] = (game, _shape(game))
+    return known[1]
+
+
+_SHAPES: dict[int, tuple[Game, Shape | None]] = {}
+
+
+def _shape(game: Game) -> Shape | None:
     if game.hooks is not None or game.autofill_from is not None or game.packs != 1 or game.stock.redeal_needs_play:
         return None
     roles = [spec.role for spec in game.piles]
@@ -155,14 +165,15 @@ class Judgement:
     """The lowest guide value the search met (0 when solved; None where the search does not report it)."""
 
 
-def judge(table: Table, nodes: int) -> Judgement:
-    """A search of at most ``nodes`` positions for a hint: the verdict and the first move of the win, without
-    translating (and replaying) the whole winning line as ``solve`` does, which costs more than a short search."""
+def judge(table: Table, nodes: int, *, first: bool = True) -> Judgement:
+    """A search of at most ``nodes`` positions for a hint: the verdict and (with ``first``) the first move of the
+    win, without translating (and replaying) the whole winning line as ``solve`` does, which costs more than a
+    short search."""
     result, steps = _search(table, Budget(nodes=nodes, seconds=None), None)
-    first = None
-    if result.verdict is Verdict.SOLVED and steps:
-        first = _engine_moves(table, steps[:1], whole=False)[0]
-    return Judgement(result.verdict, first, result.closest)
+    move = None
+    if first and result.verdict is Verdict.SOLVED and steps:
+        move = _engine_moves(table, steps[:1], whole=False)[0]
+    return Judgement(result.verdict, move, result.closest)
 
 
 def _search(

@@ -327,3 +327,67 @@ def test_hints_judge_lines_that_end_in_a_commitment(seed: int, turned: int) -> N
                 assert board.face_down_count(last.src) == before_down - 1, f"{line} turns no card up"
         if table.codes("s") and UNKNOWN not in table.codes("s"):
             assert any(len(line) > 1 and line[0].src == "s" and line[-1].src == "w" for line in lines)
+
+
+def test_sequential_halving_judges_the_lines_left_in_contention_on_the_most_samples() -> None:
+    """The compiled hint with many lines: each round drops the worse half, so the hint's line is one of the last
+    ones left, judged on every sample drawn, and every line dropped on the way was judged on fewer."""
+    from engine.hint import CORE_NODES_PER_NODE, _commitments, _halving
+
+    table = hidden("klondike/draw3", 5)
+    lines = _commitments(table, table.generate_moves())
+    assert len(lines) >= 5
+    nodes = 2_500
+    tallies, contenders, tried = _halving(table, lines, nodes * CORE_NODES_PER_NODE, 1)
+    assert 1 <= len(contenders) <= 2
+    assert all(tallies[line].total == tried for line in contenders)
+    dropped = [line for line in lines if line not in contenders]
+    assert dropped
+    assert all(tallies[line].total < tried for line in dropped)
+    advice = hint(table, nodes=nodes, seed=1)
+    assert advice.samples == tried
+    assert advice.move in {line[0] for line in contenders}
+
+
+# Klondike draw 3, seed 2000 after 126 moves of the hints, as the camera remembers it: three cards still face
+# down, and every line the hint may judge wins in every sample. Halving by score alone kept the first half of the
+# lines, which dropped the one the samples' wins start with (the 5 of spades up): the play wandered, 400 moves of
+# runs moved between columns and stock turns, in `bench.hidden_play`.
+_EVERY_LINE_WINS = {
+    "format": "cadogan-table",
+    "version": 1,
+    "game": "klondike/draw3",
+    "stage": "play",
+    "pass": 9,
+    "piles": {
+        "s": ["Jh", "Js", "5c", "Qh"],
+        "w": ["3H"],
+        "f1": ["AC", "2C", "3C", "4C"],
+        "f2": ["AD", "2D", "3D", "4D", "5D", "6D"],
+        "f3": ["AS", "2S", "3S", "4S"],
+        "f4": ["AH", "2H"],
+        "t1": ["KD", "QC", "JD", "10C", "9H", "8C", "7D", "6S", "5H"],
+        "t2": [],
+        "t3": ["KC"],
+        "t4": ["KS", "QD", "JC", "10D", "9C", "8H", "7S", "6H", "5S"],
+        "t5": ["??", "??", "10H", "9S", "8D"],
+        "t6": ["7C"],
+        "t7": ["??", "10S", "9D", "8S", "7H", "6C"],
+    },
+}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_where_every_line_wins_the_halving_keeps_the_line_the_wins_start_with(seed: int) -> None:
+    from engine.hint import CORE_NODES_PER_NODE, _commitments, _halving
+
+    table = read_table(_EVERY_LINE_WINS)[0]
+    lines = _commitments(table, table.generate_moves())
+    nodes = 1_000
+    tallies, contenders, _ = _halving(table, lines, nodes * CORE_NODES_PER_NODE, seed)
+    assert all(tallies[line].won == tallies[line].total for line in lines)  # every line ties at 1
+    most = max(tallies[line].chosen for line in lines)
+    assert most > 0
+    assert most in {tallies[line].chosen for line in contenders}
+    advice = hint(table, nodes=nodes, seed=seed)
+    assert any(tallies[line].chosen == most and line[0] == advice.move for line in contenders), advice.reason
