@@ -177,10 +177,13 @@ def hint(
     hidden = any(UNKNOWN in table.codes(p) for p in table.pile_ids)
     compiled = compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None
     # With hidden cards, the compiled path judges commitments (``_commitments``) rather than every move alone.
-    lines = (_commitments(table, moves) if compiled and hidden else []) or [(move,) for move in moves]
-    if compiled and hidden and len(lines) > 1:
-        # Many lines, many ways the hidden cards may lie: sequential halving spends the budget on the lines
-        # still in contention.
+    committed = _commitments(table, moves) if compiled and hidden else []
+    lines = committed or [(move,) for move in moves]
+    if len(committed) > 1:
+        # Several commitments, many ways the hidden cards may lie: sequential halving spends the budget on the
+        # lines still in contention. Where nothing commits within reach, the moves are judged alone by the
+        # longer searches of every sample: the halving's short ones left a fifth of the samples undecided
+        # there, and their nearness walked a run back and forth between two columns until the game repeated.
         tallies, contenders, tried = _halving(table, lines, nodes * CORE_NODES_PER_NODE, seed)
     else:
         tallies, tried = _uniform(table, lines, nodes, seed, rules, compiled, hidden)
