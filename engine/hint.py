@@ -179,21 +179,17 @@ def hint(
     # With hidden cards, the compiled path judges commitments (``_commitments``) rather than every move alone.
     committed = _commitments(table, moves) if compiled and hidden else []
     lines = committed or [(move,) for move in moves]
+    order = {move: n for n, move in enumerate(_preference(table, moves))}
     if len(committed) > 1:
         # Several commitments, many ways the hidden cards may lie: sequential halving spends the budget on the
         # lines still in contention. Where nothing commits within reach, the moves are judged alone by the
         # longer searches of every sample: the halving's short ones left a fifth of the samples undecided
         # there, and their nearness walked a run back and forth between two columns until the game repeated.
-        tallies, contenders, tried = _halving(table, lines, nodes * CORE_NODES_PER_NODE, seed)
+        tallies, contenders, tried = _halving(table, lines, nodes * CORE_NODES_PER_NODE, seed, order)
     else:
         tallies, tried = _uniform(table, lines, nodes, seed, rules, compiled, hidden)
         contenders = lines
-    # Ties go to the move the solver's winning lines start with most often, then to the earlier move in the
-    # solver's own order of preference (foundation, uncover, ...), then to the shorter line.
-    order = {move: n for n, move in enumerate(_preference(table, moves))}
-    best = max(
-        contenders, key=lambda ln: (tallies[ln].score, tallies[ln].won, tallies[ln].chosen, -order[ln[0]], -len(ln))
-    )
+    best = max(contenders, key=lambda line: _rank(tallies[line], line, order))
     tally = tallies[best]
     reason = _reason(tally, tally.total, hidden)
     if len(best) > 1:
@@ -236,8 +232,15 @@ def _uniform(
     return tallies, len(worlds)
 
 
+def _rank(tally: _Tally, line: tuple[Move, ...], order: dict[Move, int]) -> tuple[float, int, int, int, int]:
+    """What the hint maximises: the score; ties go to more wins, to the move the solver's winning lines start
+    with most often, then to the earlier move in the solver's own order of preference (foundation, uncover,
+    ...), then to the shorter line."""
+    return tally.score, tally.won, tally.chosen, -order[line[0]], -len(line)
+
+
 def _halving(
-    table: Table, lines: list[tuple[Move, ...]], core_nodes: int, seed: int
+    table: Table, lines: list[tuple[Move, ...]], core_nodes: int, seed: int, order: dict[Move, int]
 ) -> tuple[dict[tuple[Move, ...], _Tally], list[tuple[Move, ...]], int]:
     """Sequential halving (Karnin, Koren and Somekh 2013) over the lines of a table with hidden cards, for the
     compiled core: each round judges every line still in contention on the same fresh samples, with a short
@@ -276,12 +279,15 @@ def _halving(
                     world.pop()
                 tally.add(result.verdict, nearness)
         tried += count
-        lost = all(not t.won and not t.open for t in tallies.values())
-        if len(contenders) <= 2 or (lost and tried >= _LOST_CHECK):
+        lost = all(not tallies[line].won and not tallies[line].open for line in contenders)
+        won = all(tallies[line].won == tallies[line].total for line in contenders)
+        # Nothing more to tell apart once every line is lost (after enough samples) or won in every sample.
+        if len(contenders) <= 2 or won or (lost and tried >= _LOST_CHECK):
             break
-        # The better half goes on; where scores tie (late in a game every line may win every sample), the lines
-        # the samples' own wins start with, which make progress where the others would let the play wander.
-        contenders.sort(key=lambda ln: (tallies[ln].score, tallies[ln].won, tallies[ln].chosen), reverse=True)
+        # The better half goes on, ties broken as the hint's own choice is (``_rank``): late in a game every
+        # line may win every sample, and the lines kept by their place in the list let the play wander (400
+        # moves of runs moved back and forth).
+        contenders.sort(key=lambda line: _rank(tallies[line], line, order), reverse=True)
         contenders = contenders[: math.ceil(len(contenders) / 2)]
     return tallies, contenders, tried
 

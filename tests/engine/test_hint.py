@@ -332,13 +332,14 @@ def test_hints_judge_lines_that_end_in_a_commitment(seed: int, turned: int) -> N
 def test_sequential_halving_judges_the_lines_left_in_contention_on_the_most_samples() -> None:
     """The compiled hint with many lines: each round drops the worse half, so the hint's line is one of the last
     ones left, judged on every sample drawn, and every line dropped on the way was judged on fewer."""
-    from engine.hint import CORE_NODES_PER_NODE, _commitments, _halving
+    from engine.hint import CORE_NODES_PER_NODE, _commitments, _halving, _preference
 
     table = hidden("klondike/draw3", 5)
     lines = _commitments(table, table.generate_moves())
     assert len(lines) >= 5
     nodes = 2_500
-    tallies, contenders, tried = _halving(table, lines, nodes * CORE_NODES_PER_NODE, 1)
+    order = {move: n for n, move in enumerate(_preference(table, table.generate_moves()))}
+    tallies, contenders, tried = _halving(table, lines, nodes * CORE_NODES_PER_NODE, 1, order)
     assert 1 <= len(contenders) <= 2
     assert all(tallies[line].total == tried for line in contenders)
     dropped = [line for line in lines if line not in contenders]
@@ -377,20 +378,51 @@ _EVERY_LINE_WINS = {
 }
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_where_every_line_wins_the_halving_keeps_the_line_the_wins_start_with(seed: int) -> None:
-    from engine.hint import CORE_NODES_PER_NODE, _commitments, _halving
+# Klondike draw 3, seed 2042 after 330 moves of the hints: one card of the last column's two face-down ones to win,
+# every line wins every sample; the halving by score alone dropped the line the samples' wins start with (the 4
+# of spades up) and the play went 400 moves of cards down from the foundations and back.
+_LAST_TWO_DOWN = {
+    "format": "cadogan-table",
+    "version": 1,
+    "game": "klondike/draw3",
+    "stage": "play",
+    "pass": 8,
+    "piles": {
+        "s": ["8h"],
+        "w": ["4H", "QC", "KH", "9S", "JH"],
+        "f1": ["AS", "2S", "3S"],
+        "f2": ["AD", "2D", "3D", "4D", "5D"],
+        "f3": ["AH", "2H", "3H"],
+        "f4": ["AC", "2C", "3C", "4C", "5C", "6C", "7C"],
+        "t1": ["KD", "QS", "JD", "10C", "9H", "8S"],
+        "t2": [],
+        "t3": ["KS", "QH", "JC", "10D"],
+        "t4": ["KC", "QD", "JS", "10H", "9C", "8D", "7S", "6H", "5S"],
+        "t5": [],
+        "t6": ["10S", "9D", "8C", "7D", "6S"],
+        "t7": ["??", "??", "5H", "4S"],
+    },
+}
 
-    table = read_table(_EVERY_LINE_WINS)[0]
-    lines = _commitments(table, table.generate_moves())
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("position", [_EVERY_LINE_WINS, _LAST_TWO_DOWN], ids=["three-down", "last-two-down"])
+def test_where_every_line_wins_the_hint_is_the_line_the_tie_break_names(position: dict[str, object], seed: int) -> None:
+    """Nothing left to tell apart: no line is dropped, and the hint is the line the samples' own wins start with
+    (or, where none does, the solver's order of preference), as the uniform judgement would choose."""
+    from engine.hint import CORE_NODES_PER_NODE, _commitments, _halving, _preference, _rank
+
+    table = read_table(position)[0]
+    moves = table.generate_moves()
+    lines = _commitments(table, moves)
+    order = {move: n for n, move in enumerate(_preference(table, moves))}
     nodes = 1_000
-    tallies, contenders, _ = _halving(table, lines, nodes * CORE_NODES_PER_NODE, seed)
+    tallies, contenders, _ = _halving(table, lines, nodes * CORE_NODES_PER_NODE, seed, order)
     assert all(tallies[line].won == tallies[line].total for line in lines)  # every line ties at 1
-    most = max(tallies[line].chosen for line in lines)
-    assert most > 0
-    assert most in {tallies[line].chosen for line in contenders}
-    advice = hint(table, nodes=nodes, seed=seed)
-    assert any(tallies[line].chosen == most and line[0] == advice.move for line in contenders), advice.reason
+    assert set(contenders) == set(lines)
+    best = max(lines, key=lambda line: _rank(tallies[line], line, order))
+    assert tallies[best].chosen == max(tallies[line].chosen for line in lines) > 0
+    assert hint(table, nodes=nodes, seed=seed).move == best[0]
 
 
 # Klondike draw 3, seed 2016 after 58 moves of the hints, as the camera remembers it: both black aces and the
@@ -429,4 +461,5 @@ def test_where_nothing_commits_the_moves_are_judged_alone_by_longer_searches(see
     assert _commitments(table, table.generate_moves()) == []
     advice = hint(table, seed=seed)
     assert advice.samples <= _MAX_CORE_SAMPLES
-    assert advice.move is not None and advice.move.dst.startswith("f"), advice.reason
+    assert advice.move is not None
+    assert advice.move.dst.startswith("f"), advice.reason
