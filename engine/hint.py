@@ -8,9 +8,7 @@ the moves still needed that it cleared), so that early in a game, when no sample
 still prefers the move that makes most progress. Moves back to an earlier position of the game are left out.
 Budgets are counted in nodes, not seconds, so the same seed gives the same hint on any machine;
 ``nodes_for_seconds`` converts a time budget at a fixed rate. A Klondike-shaped game's samples are judged by the
-compiled core (``engine.klondike_core``), with many more samples and positions for the same budget; there, with
-hidden cards, the lines are judged by sequential halving (``_halving``): short searches over hundreds of samples,
-the worse half of the lines dropped each round, so that the budget goes to the lines still in contention.
+compiled core (``engine.klondike_core``), with many more samples and positions for the same budget.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
@@ -21,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -52,10 +49,6 @@ budget is multiplied by this, so that a hint of ``nodes_for_seconds(1.0)`` takes
 (0.4 s measured on the development machine under load), inside the issue's second."""
 _MAX_CORE_SAMPLES = 64
 _CORE_NODES_PER_JUDGEMENT = 2_000  # samples are added while each (sample, move) judgement gets this many
-_HALVING_NODES = 1_500
-"""Positions of one search of a line in one sample when the compiled core judges many lines (``_halving``): short
-searches over many samples judged the critical positions better than longer ones over fewer (BENCHMARKS.md)."""
-_HALVING_LEAST = 8  # samples a round judges each line on, however many lines
 
 
 class HintError(CadoganError):
@@ -96,10 +89,6 @@ class _Tally:
         else:
             self.open += 1
             self.near += nearness
-
-    @property
-    def total(self) -> int:
-        return self.won + self.lost + self.open
 
     @property
     def score(self) -> float:
@@ -177,41 +166,10 @@ def hint(
     hidden = any(UNKNOWN in table.codes(p) for p in table.pile_ids)
     compiled = compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None
     # With hidden cards, the compiled path judges commitments (``_commitments``) rather than every move alone.
-    committed = _commitments(table, moves) if compiled and hidden else []
-    lines = committed or [(move,) for move in moves]
-    order = {move: n for n, move in enumerate(_preference(table, moves))}
-    if len(committed) > 1:
-        # Several commitments, many ways the hidden cards may lie: sequential halving spends the budget on the
-        # lines still in contention. Where nothing commits within reach, the moves are judged alone by the
-        # longer searches of every sample: the halving's short ones left a fifth of the samples undecided
-        # there, and their nearness walked a run back and forth between two columns until the game repeated.
-        tallies, contenders, tried = _halving(table, lines, nodes * CORE_NODES_PER_NODE, seed, order)
-    else:
-        tallies, tried = _uniform(table, lines, nodes, seed, rules, compiled, hidden)
-        contenders = lines
-    best = max(contenders, key=lambda line: _rank(tallies[line], line, order))
-    tally = tallies[best]
-    reason = _reason(tally, tally.total, hidden)
-    if len(best) > 1:
-        board = table.copy()
-        for move in best[:-1]:
-            board.push(move)
-        reason += f"; then {board.describe(best[-1])}" if best[-1].src != "s" else "; then turn on to unseen cards"
-    return Hint(best[0], table.describe(best[0]), tally.value, reason, tried)
-
-
-def _uniform(
-    table: Table,
-    lines: list[tuple[Move, ...]],
-    nodes: int,
-    seed: int,
-    rules: SolverRules,
-    compiled: bool,
-    hidden: bool,
-) -> tuple[dict[tuple[Move, ...], _Tally], int]:
-    """Every line judged on the same samples (one when every card is known), and how many samples."""
+    lines = (_commitments(table, moves) if compiled and hidden else []) or [(move,) for move in moves]
     if compiled:
-        # The compiled core searches CORE_NODES_PER_NODE positions in the time the Python solver takes for one.
+        # The compiled core searches CORE_NODES_PER_NODE positions in the time the Python solver takes for one:
+        # many more samples, each judged by a real search.
         nodes *= CORE_NODES_PER_NODE
         count = max(8, min(_MAX_CORE_SAMPLES, nodes // (_CORE_NODES_PER_JUDGEMENT * (len(lines) + 1))))
     else:
@@ -229,67 +187,18 @@ def _uniform(
             break
         batch = len(worlds)
         worlds += samples(table, min(len(worlds), _LOST_CHECK - len(worlds)), seed * 1_000_003 + batch)
-    return tallies, len(worlds)
-
-
-def _rank(tally: _Tally, line: tuple[Move, ...], order: dict[Move, int]) -> tuple[float, int, int, int, int]:
-    """What the hint maximises: the score; ties go to more wins, to the move the solver's winning lines start
-    with most often, then to the earlier move in the solver's own order of preference (foundation, uncover,
-    ...), then to the shorter line."""
-    return tally.score, tally.won, tally.chosen, -order[line[0]], -len(line)
-
-
-def _halving(
-    table: Table, lines: list[tuple[Move, ...]], core_nodes: int, seed: int, order: dict[Move, int]
-) -> tuple[dict[tuple[Move, ...], _Tally], list[tuple[Move, ...]], int]:
-    """Sequential halving (Karnin, Koren and Somekh 2013) over the lines of a table with hidden cards, for the
-    compiled core: each round judges every line still in contention on the same fresh samples, with a short
-    search each (``_HALVING_NODES`` positions), and drops the worse half, so that most of the budget tells the
-    best lines apart instead of confirming that the poor ones are poor. The tallies, the lines left in
-    contention (the hint is the best of them, judged on the most samples) and how many samples were drawn.
-
-    Each sample's whole position is searched first: a sample it proves lost is lost for every line, and a win
-    found counts for the line it starts with (``_Tally.chosen``, and a win for a line of that one move).
-    """
-    budget = core_nodes // _HALVING_NODES  # searches in all
-    rounds = max(1, math.ceil(math.log2(len(lines))))
-    contenders = list(lines)
-    tallies = {line: _Tally() for line in lines}
-    tried = 0
-    for _ in range(rounds):
-        count = max(_HALVING_LEAST, budget // (rounds * (len(contenders) + 1)))
-        for world in samples(table, count, seed * 1_000_003 + tried):
-            whole = klondike_core.judge(world, _HALVING_NODES)
-            for line in contenders:
-                tally = tallies[line]
-                if whole.verdict is Verdict.UNSOLVABLE:
-                    tally.add(Verdict.UNSOLVABLE, 0.0)
-                    continue
-                if whole.verdict is Verdict.SOLVED and whole.first == line[0]:
-                    tally.chosen += 1
-                    if len(line) == 1:  # the sample's own win starts with it: won, no search needed
-                        tally.add(Verdict.SOLVED, 1.0)
-                        continue
-                for move in line:
-                    world.push(move)
-                result = klondike_core.judge(world, _HALVING_NODES, first=False)
-                # How near to a win from where the line leaves the sample: its own search's share of the work.
-                nearness = _nearness(result.closest, max(1, klondike_core.guide(world)))
-                for _ in line:
-                    world.pop()
-                tally.add(result.verdict, nearness)
-        tried += count
-        lost = all(not tallies[line].won and not tallies[line].open for line in contenders)
-        won = all(tallies[line].won == tallies[line].total for line in contenders)
-        # Nothing more to tell apart once every line is lost (after enough samples) or won in every sample.
-        if len(contenders) <= 2 or won or (lost and tried >= _LOST_CHECK):
-            break
-        # The better half goes on, ties broken as the hint's own choice is (``_rank``): late in a game every
-        # line may win every sample, and the lines kept by their place in the list let the play wander (400
-        # moves of runs moved back and forth).
-        contenders.sort(key=lambda line: _rank(tallies[line], line, order), reverse=True)
-        contenders = contenders[: math.ceil(len(contenders) / 2)]
-    return tallies, contenders, tried
+    # Ties go to the move the solver's winning lines start with most often, then to the earlier move in the
+    # solver's own order of preference (foundation, uncover, ...), then to the shorter line.
+    order = {move: n for n, move in enumerate(_preference(table, moves))}
+    best = max(lines, key=lambda ln: (tallies[ln].score, tallies[ln].won, tallies[ln].chosen, -order[ln[0]], -len(ln)))
+    tally = tallies[best]
+    reason = _reason(tally, len(worlds), hidden)
+    if len(best) > 1:
+        board = table.copy()
+        for move in best[:-1]:
+            board.push(move)
+        reason += f"; then {board.describe(best[-1])}" if best[-1].src != "s" else "; then turn on to unseen cards"
+    return Hint(best[0], table.describe(best[0]), tally.value, reason, len(worlds))
 
 
 def _commitments(table: Table, moves: list[Move]) -> list[tuple[Move, ...]]:

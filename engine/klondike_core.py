@@ -62,8 +62,8 @@ class Shape:
 
 def shape(game: Game) -> Shape | None:
     """The game's ``Shape`` if the compiled core can search it, else None."""
-    # Looked up by identity: hashing a game hashes its whole rule data, which cost a hint's many short searches
-    # more than the searches themselves.
+    # Looked up by identity: hashing a game hashes its whole rule data, twice a search, which cost a hint's
+    # short searches about as much as the searches themselves.
     known = _SHAPES.get(id(game))
     if known is None or known[0] is not game:
         known = _SHAPES[id(game)] = (game, _shape(game))
@@ -165,15 +165,14 @@ class Judgement:
     """The lowest guide value the search met (0 when solved; None where the search does not report it)."""
 
 
-def judge(table: Table, nodes: int, *, first: bool = True) -> Judgement:
-    """A search of at most ``nodes`` positions for a hint: the verdict and (with ``first``) the first move of the
-    win, without translating (and replaying) the whole winning line as ``solve`` does, which costs more than a
-    short search."""
+def judge(table: Table, nodes: int) -> Judgement:
+    """A search of at most ``nodes`` positions for a hint: the verdict and the first move of the win, without
+    translating (and replaying) the whole winning line as ``solve`` does, which costs more than a short search."""
     result, steps = _search(table, Budget(nodes=nodes, seconds=None), None)
-    move = None
-    if first and result.verdict is Verdict.SOLVED and steps:
-        move = _engine_moves(table, steps[:1], whole=False)[0]
-    return Judgement(result.verdict, move, result.closest)
+    first = None
+    if result.verdict is Verdict.SOLVED and steps:
+        first = _engine_moves(table, steps[:1], whole=False)[0]
+    return Judgement(result.verdict, first, result.closest)
 
 
 def _search(
