@@ -356,7 +356,7 @@ _EVERY_LINE_WINS = {
 }
 
 
-# Klondike draw 3, seed 2042 after 330 moves of the hints: two cards face down in the last column, nothing else,
+# Klondike draw 3, seed 2042 after 330 moves of the hints: two cards face down in the last column and nowhere else;
 # every line wins every sample; a hint that kept tied lines by their place in the list (session 39's halving)
 # dropped the line the samples' wins start with (the 4 of spades up): 400 moves of cards down and back up.
 _LAST_TWO_DOWN = {
