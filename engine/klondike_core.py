@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.cards import SUIT_OF, UNKNOWN
-from engine.layout import game_index
+from engine.layout import game_index, per_game
 from engine.moves import Move
 from engine.rules import Base, Build, Game, MoveUnit, Role, SuitRule
 from engine.solver import Budget, SolveResult, Verdict
@@ -60,20 +60,9 @@ class Shape:
     """A foundation's top card may come back down onto a column."""
 
 
+@per_game
 def shape(game: Game) -> Shape | None:
     """The game's ``Shape`` if the compiled core can search it, else None."""
-    # Looked up by identity: hashing a game hashes its whole rule data, twice a search, which cost a hint's
-    # short searches about as much as the searches themselves.
-    known = _SHAPES.get(id(game))
-    if known is None or known[0] is not game:
-        known = _SHAPES[id(game)] = (game, _shape(game))
-    return known[1]
-
-
-_SHAPES: dict[int, tuple[Game, Shape | None]] = {}
-
-
-def _shape(game: Game) -> Shape | None:
     if game.hooks is not None or game.autofill_from is not None or game.packs != 1 or game.stock.redeal_needs_play:
         return None
     roles = [spec.role for spec in game.piles]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, wraps
+from typing import TypeVar
 
 from engine.moves import Move
 from engine.rules import Base, Build, Game, MoveUnit, Role, SuitRule
@@ -97,22 +99,29 @@ def _accept_codes(build: Build, wrap: bool, suits: SuitRule) -> tuple[tuple[int,
     return tuple(table)
 
 
-_BY_IDENTITY: dict[int, GameIndex] = {}
+T = TypeVar("T")
 
 
+def per_game(build: Callable[[Game], T]) -> Callable[[Game], T]:
+    """``build`` made once per game record, looked up by identity first: hashing a frozen ``Game`` walks all its
+    fields, and these lookups sit in hot loops (the solver unpacking positions, a hint's many short searches).
+    Equal records made apart share one result, as with ``functools.cache``."""
+    by_value = cache(build)
+    by_identity: dict[int, tuple[Game, T]] = {}
+
+    @wraps(build)
+    def lookup(game: Game) -> T:
+        found = by_identity.get(id(game))
+        if found is None or found[0] is not game:
+            found = by_identity[id(game)] = (game, by_value(game))
+        return found[1]
+
+    return lookup
+
+
+@per_game
 def game_index(game: Game) -> GameIndex:
-    """The lookup tables of ``game``, built once. Looked up by identity first: hashing a frozen ``Game``
-    record walks all its fields, and tables are built in hot loops (the solver unpacks positions)."""
-    found = _BY_IDENTITY.get(id(game))
-    if found is not None and found.game is game:
-        return found
-    index = _build_index(game)
-    _BY_IDENTITY[id(game)] = index
-    return index
-
-
-@cache
-def _build_index(game: Game) -> GameIndex:
+    """The lookup tables of ``game``, built once."""
     ids = tuple(spec.id for spec in game.piles)
     index = {pile_id: i for i, pile_id in enumerate(ids)}
     roles = tuple(spec.role for spec in game.piles)

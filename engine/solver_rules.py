@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import cast
 
 from engine.cards import RANK_OF, RED_OF
-from engine.layout import BASE_ACE, BASE_KING, BASE_NONE, SUIT_ALTERNATE, SUIT_SAME, GameIndex, game_index
+from engine.layout import BASE_ACE, BASE_KING, BASE_NONE, SUIT_ALTERNATE, SUIT_SAME, GameIndex, game_index, per_game
 from engine.moves import Move
 from engine.rules import Game, MoveUnit, Role
 
@@ -86,7 +85,7 @@ def _symmetric_groups(game: Game, g: GameIndex) -> tuple[tuple[int, ...], ...]:
     return tuple(groups)
 
 
-@cache
+@per_game
 def solver_rules(game: Game) -> SolverRules:
     g = game_index(game)
     # A game with hooks has rules the records do not show: no symmetry and no automatic moves are assumed.

@@ -686,3 +686,26 @@ def test_pyksolve_solutions_replay_through_the_engine() -> None:
     moves = klondike_solver_moves(table, text)
     assert replays(table, moves)
     assert not replays(table, moves[:-1])
+
+
+def test_per_game_lookups_build_once_per_record_and_share_equal_records() -> None:
+    """``engine.layout.per_game`` (game_index, solver_rules, the compiled core's shape): the same record is built
+    for once; an equal record made apart gets the same result, as ``functools.cache`` gave."""
+    import dataclasses
+
+    from engine.layout import per_game
+    from engine.rules import Game
+
+    built: list[str] = []
+
+    @per_game
+    def name_of(game: Game) -> str:
+        built.append(game.name)
+        return game.name.upper()
+
+    game = find_game("klondike/draw3")
+    twin = dataclasses.replace(game)
+    assert twin is not game
+    assert twin == game
+    assert [name_of(game), name_of(game), name_of(twin)] == ["KLONDIKE/DRAW3"] * 3
+    assert built == ["klondike/draw3"]
