@@ -434,3 +434,43 @@ def test_where_nothing_commits_an_ace_goes_up_not_onto_a_two(seed: int) -> None:
     advice = hint(table, seed=seed)
     assert advice.move is not None
     assert advice.move.dst.startswith("f"), advice.reason
+
+
+# Klondike draw 3, seed 2145 after 80 moves of the hints, as the camera remembers it. The win empties column 5
+# (its 8 of clubs onto the 9 of diamonds) and then brings the king of spades up from the waste into the space:
+# a move that commits to nothing, then stock turns, then the commitment, further than the lines judged reach.
+# Every line judged was lost in every sample (1,024 tried), so the hint said 0 % and the player gave up, while
+# 90 % of the ways the eight hidden cards may lie are won, and the samples' own searches start their wins with it.
+_WIN_BEYOND_THE_LINES = {
+    "format": "cadogan-table",
+    "version": 1,
+    "game": "klondike/draw3",
+    "stage": "play",
+    "pass": 7,
+    "piles": {
+        "s": ["5h", "7s"],
+        "w": ["2H", "JS", "KS", "3H", "6S", "3D", "QD", "6H"],
+        "f1": ["AC", "2C"],
+        "f2": ["AD"],
+        "f3": ["AS", "2S", "3S", "4S", "5S"],
+        "f4": ["AH"],
+        "t1": ["KD", "QS", "JH", "10C", "9H", "8S"],
+        "t2": ["KC", "QH", "JC", "10D", "9C"],
+        "t3": ["??", "??", "7C", "6D", "5C", "4D"],
+        "t4": ["??", "??", "10H", "9S"],
+        "t5": ["8C"],
+        "t6": ["KH", "QC", "JD", "10S", "9D"],
+        "t7": ["??", "??", "??", "??", "5D", "4C"],
+    },
+}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_win_that_starts_beyond_the_judged_lines_is_still_found(seed: int) -> None:
+    from engine.hint import _commitments
+
+    table = read_table(_WIN_BEYOND_THE_LINES)[0]
+    assert all(str(line[0]) == "s:2>w" for line in _commitments(table, table.generate_moves()))
+    advice = hint(table, seed=seed)
+    assert str(advice.move) == "t5>t6", advice.reason
+    assert advice.chance > 0.5, advice.reason
