@@ -177,10 +177,12 @@ def hint(
     worlds = samples(table, count if hidden else 1, seed)
     per_eval = max(50, nodes // (len(worlds) * (len(lines) + 2)))
     tallies = {line: _Tally() for line in lines}
-    wholes: dict[int, klondike_core.Judgement] = {}
+    # Each sample's whole position searched once: a lost sample is lost for every line, a won one names a move.
+    wholes: list[klondike_core.Judgement] = []
     batch = 0
     while True:
-        _judge(worlds[batch:], lines, tallies, per_eval, rules, compiled, wholes)
+        wholes += [_search(world, per_eval * 2, compiled) for world in worlds[batch:]]
+        _judge(worlds[batch:], wholes[batch:], tallies, per_eval, rules, compiled)
         # A sample proven lost costs a few nodes, and a handful of samples can all be lost by chance where a
         # third of the ways the hidden cards may lie are lost: before saying the game cannot be won, look at
         # more of them (up to _LOST_CHECK samples in all).
@@ -195,18 +197,17 @@ def hint(
     if not any(t.won for t in tallies.values()):
         # Only moves the history leaves in (``_fresh_moves``), none that goes back.
         candidates = set(moves) - {line[0] for line in lines}
-        uncovered = list(
-            dict.fromkeys(w.first for w in wholes.values() if w.verdict is Verdict.SOLVED and w.first in candidates)
-        )
-        if uncovered:
-            extra: dict[tuple[Move, ...], _Tally] = {(move,): _Tally() for move in uncovered}
-            _judge(worlds, list(extra), extra, per_eval, rules, compiled, wholes)
-            tallies.update(extra)
-            lines += extra
+        extra: dict[tuple[Move, ...], _Tally] = {
+            (w.first,): _Tally() for w in wholes if w.verdict is Verdict.SOLVED and w.first in candidates
+        }
+        _judge(worlds, wholes, extra, per_eval, rules, compiled)
+        tallies.update(extra)
     # Ties go to the move the solver's winning lines start with most often, then to the earlier move in the
     # solver's own order of preference (foundation, uncover, ...), then to the shorter line.
     order = {move: n for n, move in enumerate(_preference(table, moves))}
-    best = max(lines, key=lambda ln: (tallies[ln].score, tallies[ln].won, tallies[ln].chosen, -order[ln[0]], -len(ln)))
+    best = max(
+        tallies, key=lambda ln: (tallies[ln].score, tallies[ln].won, tallies[ln].chosen, -order[ln[0]], -len(ln))
+    )
     tally = tallies[best]
     reason = _reason(tally, len(worlds), hidden)
     if len(best) > 1:
@@ -279,27 +280,23 @@ def _commits(table: Table, move: Move) -> bool:
 
 def _judge(
     worlds: Sequence[Table],
-    lines: list[tuple[Move, ...]],
+    wholes: Sequence[klondike_core.Judgement],
     tallies: dict[tuple[Move, ...], _Tally],
     per_eval: int,
     rules: SolverRules,
     compiled: bool,
-    wholes: dict[int, klondike_core.Judgement],
 ) -> None:
-    """Each line's outcome in each sample, added to its tally (searched by the compiled core if ``compiled``).
-    ``wholes`` keeps each sample's search of the whole position (by ``id``), made once however often it is judged."""
-    for world in worlds:
-        # One search of the whole sample first: a lost sample is lost for every move, a won one names a move.
-        whole = wholes.get(id(world))
-        if whole is None:
-            whole = wholes[id(world)] = _search(world, per_eval * 2, compiled)
+    """Each line's outcome in each sample, added to its tally (searched by the compiled core if ``compiled``);
+    ``wholes``: each sample's search of its whole position (a lost one is lost for every line, a won one's first
+    move is credited)."""
+    for world, whole in zip(worlds, wholes, strict=True):
         if whole.verdict is Verdict.UNSOLVABLE:
             for tally in tallies.values():
                 tally.add(Verdict.UNSOLVABLE, 0.0)
             continue
         start = max(1, klondike_core.guide(world) if compiled else guide(world))
         seen: dict[bytes, tuple[Verdict, float]] = {}
-        for line in lines:
+        for line in tallies:
             if whole.verdict is Verdict.SOLVED and whole.first == line[0]:
                 tallies[line].chosen += 1
                 if len(line) == 1:  # the sample's own win starts with it: won, no search needed
