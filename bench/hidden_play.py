@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python -m bench.hidden_play --deals 300 --budget 1.0 (what ``cadogan hint`` gives by default;
 ``--nodes N`` for a budget in solver nodes, ``--record FILE`` to keep each game's moves, ``--jobs N`` to play
-N deals side by side on N cores; CPU seconds are each deal's own, summed over the processes)
+N deals side by side on N cores; CPU seconds are each deal's own, summed over the processes; ``--against FILE``
+to pair each deal with the same deal in another version's ``--record``)
 Each move is the hint for the table with every face-down card unknown until it has been seen face up once
 (a companion remembers the stock cards it has watched turn over, and the stock keeps its order from pass to
 pass); the real table then makes that move. The hint gets the game's earlier positions, so it does not move
@@ -10,6 +11,12 @@ back and forth. A game ends won, blocked, when a position comes back a third tim
 every sample of the hidden cards lost (the player resigns), or after --max-moves. Prints the win rate with
 its 95 % (Wilson) interval.
 Anchors: Bjarnason et al. 2009, 36.97 %; lonelybot, 44.52 %. Target: >= 45 %.
+
+Paired games (``--against``): two versions of the hint make the same moves until their first different choice,
+so the deals where they part are the whole difference between them, and most deals do not part. Each deal is
+told against the other version's recorded game of the same seed (the move where the two first differ), and the
+run ends with the deals each side won alone and the sign test over them: a change that touches a few positions
+is judged exactly, where two win rates over 460 deals differ by noise of +-4.5 %.
 """
 
 from __future__ import annotations
@@ -19,7 +26,8 @@ import json
 import math
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from multiprocessing import Pool
 
 from engine.cards import UNKNOWN
@@ -73,6 +81,45 @@ def play(game: str, seed: int, nodes: int, max_moves: int, made_moves: list[str]
     return "won" if table.outcome() is Outcome.WON else "too long", max_moves
 
 
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """One deal of a ``--record`` file: how it ended and the moves made."""
+
+    ending: str
+    moves: tuple[str, ...]
+
+
+def load_record(path: str) -> dict[int, Recorded]:
+    """A ``--record`` file's deals by seed (the last line of a seed wins, as a rerun appends)."""
+    deals: dict[int, Recorded] = {}
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            try:
+                data = json.loads(line)
+                deals[int(data["seed"])] = Recorded(str(data["ending"]), tuple(str(m) for m in data["moves"]))
+            except (ValueError, KeyError, TypeError) as error:
+                raise SystemExit(f"{path}, line {number}: not a --record line ({error}); record it again") from None
+    return deals
+
+
+def parted_at(ours: Sequence[str], theirs: Sequence[str]) -> int | None:
+    """The move number (from 0) where two games of one deal first differ; None where they are the same game."""
+    for made, (mine, other) in enumerate(zip(ours, theirs, strict=False)):
+        if mine != other:
+            return made
+    return None if len(ours) == len(theirs) else min(len(ours), len(theirs))
+
+
+def sign_test(wins_here: int, wins_there: int) -> float:
+    """Two-sided exact sign test over the deals that only one side won: the chance of a split at least this
+    uneven if both versions were as good."""
+    parted = wins_here + wins_there
+    if parted == 0:
+        return 1.0
+    tail = sum(math.comb(parted, k) for k in range(min(wins_here, wins_there) + 1))
+    return min(1.0, 2.0 * tail / (1 << parted))
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 0.0
@@ -100,7 +147,7 @@ def _played(jobs: list[tuple[str, int, int, int]], workers: int) -> Iterator[tup
         yield from pool.imap(_deal, jobs)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="klondike/draw3")
     parser.add_argument("--deals", type=int, default=300)
@@ -110,9 +157,16 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=400)
     parser.add_argument("--record", metavar="FILE", help="append one JSON line a deal: seed, ending, moves")
     parser.add_argument("--jobs", type=int, default=1, help="deals played side by side (processes)")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--against", metavar="FILE", help="another version's --record of the same deals: pair each deal with it"
+    )
+    args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    against = load_record(args.against) if args.against else {}
+    only_here: list[int] = []
+    only_there: list[int] = []
+    paired = 0
     nodes = args.nodes if args.nodes else nodes_for_seconds(args.budget)
     wins = 0
     moves = 0
@@ -128,8 +182,17 @@ def main() -> None:
         moves += made
         cpu += seconds
         low, high = wilson(wins, n)
+        pairing = ""
+        if seed in against:
+            other = against[seed]
+            paired += 1
+            made_at = parted_at(made_moves, other.moves)
+            if made_at is not None:
+                pairing = f"; parted at move {made_at} from the other, which {other.ending}"
+            if (ending == "won") != (other.ending == "won"):
+                (only_here if ending == "won" else only_there).append(seed)
         print(
-            f"deal {seed}: {ending} after {made} moves"
+            f"deal {seed}: {ending} after {made} moves{pairing}"
             f"  ({wins}/{n} = {wins / n:.1%}, 95% {low:.1%}-{high:.1%}, {cpu:.0f} s CPU)",
             flush=True,
         )
@@ -140,6 +203,12 @@ def main() -> None:
         f" {cpu / max(1, moves):.2f} s CPU a move"
     )
     print("endings: " + ", ".join(f"{name} {count}" for name, count in endings.most_common()))
+    if args.against:
+        print(
+            f"against {args.against}: {paired} deals paired; won here only {len(only_here)} {only_here},"
+            f" there only {len(only_there)} {only_there};"
+            f" sign test p = {sign_test(len(only_here), len(only_there)):.3f}"
+        )
 
 
 if __name__ == "__main__":
