@@ -200,8 +200,9 @@ def hint(
         extra: dict[tuple[Move, ...], _Tally] = {
             (w.first,): _Tally() for w in wholes if w.verdict is Verdict.SOLVED and w.first in candidates
         }
-        _judge(worlds, wholes, extra, per_eval, rules, compiled)
-        tallies.update(extra)
+        if extra:  # judging no line would still walk every sample for its guide
+            _judge(worlds, wholes, extra, per_eval, rules, compiled)
+            tallies.update(extra)
     # Ties go to the move the solver's winning lines start with most often, then to the earlier move in the
     # solver's own order of preference (foundation, uncover, ...), then to the shorter line.
     order = {move: n for n, move in enumerate(_preference(table, moves))}
