@@ -15,5 +15,6 @@ def solve(
     max_seconds: float,
     max_entries: int,
     progress: Callable[[int, float], None] | None,
+    twin_blind: bool = False,
     /,
 ) -> tuple[int, list[tuple[int, int, int, int]], int, float, int, int]: ...

@@ -132,11 +132,20 @@ def fits(table: Table) -> bool:
 
 
 def solve(
-    table: Table, budget: Budget | None = None, progress: Callable[[int, float], None] | None = None
+    table: Table,
+    budget: Budget | None = None,
+    progress: Callable[[int, float], None] | None = None,
+    *,
+    twin_blind: bool = True,
 ) -> SolveResult:
     """``engine.solver.solve`` for a position the core ``fits`` (default budget: ``Budget()``); ``table`` is
-    left unchanged. ``progress`` is called with (positions so far, CPU seconds) every 2**20 positions."""
-    result, steps = _search(table, Budget() if budget is None else budget, progress)
+    left unchanged. ``progress`` is called with (positions so far, CPU seconds) every 2**20 positions.
+
+    ``twin_blind`` (where any run moves and every column's face-up cards are in sequence): positions are told
+    apart only by which cards are up, in the talon, face down or at the bottom of a column, not by which of two
+    twins (the two cards of a rank and colour) a run lies on, since a run moves from one twin to the other
+    whenever that one is free (docs/solver.md); False: every face-up card's place counts."""
+    result, steps = _search(table, Budget() if budget is None else budget, progress, twin_blind=twin_blind)
     if result.verdict is Verdict.SOLVED:
         return dataclasses.replace(result, moves=_engine_moves(table, steps))
     return result
@@ -156,8 +165,10 @@ class Judgement:
 
 def judge(table: Table, nodes: int) -> Judgement:
     """A search of at most ``nodes`` positions for a hint: the verdict and the first move of the win, without
-    translating (and replaying) the whole winning line as ``solve`` does, which costs more than a short search."""
-    result, steps = _search(table, Budget(nodes=nodes, seconds=None), None)
+    translating (and replaying) the whole winning line as ``solve`` does, which costs more than a short search.
+    Not twin-blind: the hints were tuned and measured on the plain search (a twin-blind win may start with a
+    run traded between twins, which is no move to advise)."""
+    result, steps = _search(table, Budget(nodes=nodes, seconds=None), None, twin_blind=False)
     first = None
     if result.verdict is Verdict.SOLVED and steps:
         first = _engine_moves(table, steps[:1], whole=False)[0]
@@ -165,7 +176,7 @@ def judge(table: Table, nodes: int) -> Judgement:
 
 
 def _search(
-    table: Table, budget: Budget, progress: Callable[[int, float], None] | None
+    table: Table, budget: Budget, progress: Callable[[int, float], None] | None, *, twin_blind: bool
 ) -> tuple[SolveResult, list[tuple[int, int, int, int]]]:
     """The core's verdict (no moves yet) and its steps."""
     found = shape(table.game)
@@ -200,6 +211,7 @@ def _search(
         -1.0 if budget.seconds is None else budget.seconds,
         MAX_ENTRIES,
         progress,
+        twin_blind,
     )
     result = Verdict.SOLVED if verdict == 0 else Verdict.UNSOLVABLE if verdict == 1 else Verdict.UNKNOWN
     return SolveResult(result, (), nodes, seconds, closest), steps

@@ -582,6 +582,56 @@ def test_compiled_core_agrees_on_draw3_endings_with_a_stock() -> None:
     assert {Verdict.SOLVED, Verdict.UNSOLVABLE} <= {one for one, _ in decided}
 
 
+@pytest.mark.parametrize("game", ["klondike/draw3", "klondike/modern", "klondike/vegas-draw3"])
+def test_twin_blind_search_agrees_with_the_plain_core(game: str) -> None:
+    """The twin-blind search (positions told apart only by which cards are up, turned, face down or at a column's
+    bottom, not by which of two twins a run lies on) against the core's plain search, on endings with runs and a
+    stock and on whole deals: the same verdict wherever both decide, won and lost alike."""
+    from engine import klondike_core
+
+    tables = [random_klondike_ending(game, seed) for seed in range(60)]
+    tables += [random_draw3_ending(seed) for seed in range(30)] if game == "klondike/draw3" else []
+    tables += [Table.dealt(find_game(game), seed) for seed in range(12)]
+    budget = Budget(nodes=300_000, seconds=None)
+    twin = [klondike_core.solve(table, budget, twin_blind=True).verdict for table in tables]
+    plain = [klondike_core.solve(table, budget, twin_blind=False).verdict for table in tables]
+    decided = [(one, other) for one, other in zip(twin, plain, strict=True) if Verdict.UNKNOWN not in (one, other)]
+    assert len(decided) >= 40
+    assert [one for one, _ in decided] == [other for _, other in decided]
+    assert {Verdict.SOLVED, Verdict.UNSOLVABLE} <= {one for one, _ in decided}
+    # On these it decides every position the plain search decides (it has fewer positions to search).
+    assert all(
+        one is not Verdict.UNKNOWN for one, other in zip(twin, plain, strict=True) if other is not Verdict.UNKNOWN
+    )
+
+
+def test_twin_blind_wins_trade_a_run_between_twins() -> None:
+    """A card under a run goes up by moving the run onto the card's twin first (the twin-blind search moves no
+    other run off a face-up card): the core tells it as the two moves, and the engine replays them."""
+    trades = 0
+    for seed in range(12):
+        table = Table.dealt(find_game("klondike/draw3"), seed)
+        result = solve(table, Budget(nodes=2_000_000, seconds=None))
+        assert result.verdict is Verdict.SOLVED
+        board = table.copy()
+        for move, after in zip(result.moves, (*result.moves[1:], None), strict=True):
+            column = board.codes(move.src)
+            left_up = len(column) - board.face_down_count(move.src) - move.count
+            if move.src.startswith("t") and move.dst.startswith("t") and left_up > 0:
+                assert after is not None
+                assert after.src == move.src
+                assert after.dst.startswith("f")
+                under = column[-move.count - 1]
+                onto = board.codes(move.dst)[-1]
+                # the twin: the same rank, the other suit of the same colour (suits S H D C: S with C, H with D)
+                assert onto % 13 == under % 13
+                assert {onto // 13, under // 13} in ({0, 3}, {1, 2})
+                trades += 1
+            board.play(move)
+        assert board.foundation_count() == 52
+    assert trades > 0
+
+
 @pytest.mark.parametrize(("game", "seed"), [("klondike/draw3", 3), ("klondike/draw3", 6), ("klondike/modern", 2)])
 def test_compiled_core_solves_seeded_deals(game: str, seed: int) -> None:
     """Whole deals: the core's solution, stock turns and passes included, replays through ``Table.play``."""
