@@ -131,15 +131,15 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-static int canonical_pos(const Ctx *ctx, const State *s, int *passes_left) {
-    *passes_left = s->passes_left;
-    if (s->passes_left < 0) {
-        if (s->pos % ctx->draw == 0 || s->pos == s->ntalon) return 0;
-        return s->pos;
-    }
-    /* With passes counted, all turned is not a new pass not yet turned: the waste's top card is still there
-     * to play without spending a pass. */
-    return s->pos;
+/* The parts of a position's key other than its piles: the foundations, the waste size (canonical), the passes
+ * left and the rule. With unlimited passes every waste size on the draw's grid is one position; with passes
+ * counted, all turned is not a new pass not yet turned: the waste's top card is still there to play without
+ * spending a pass. */
+static inline uint64_t key_extra(const Ctx *ctx, const uint8_t *h, int pos, int ntalon, int passes_left, int rule,
+                                 int rcard) {
+    if (passes_left < 0 && (pos % ctx->draw == 0 || pos == ntalon)) pos = 0;
+    return (uint64_t)h[0] | (uint64_t)h[1] << 4 | (uint64_t)h[2] << 8 | (uint64_t)h[3] << 12 | (uint64_t)pos << 16 |
+           (uint64_t)(passes_left + 1) << 24 | (uint64_t)rule << 40 | (uint64_t)rcard << 44;
 }
 
 /* The twin-blind key: the foundations, the talon, each column's face-down count and whether a card other than
@@ -151,12 +151,7 @@ static inline uint64_t column_code(int down, int nup, int bottom) {
     return nup && rank_of(bottom) != 13 ? 1u : 0u;
 }
 
-static inline void twin_key_of(const Ctx *ctx, const uint8_t *h, int pos, int ntalon, int passes_left, int rule,
-                               int rcard, uint64_t tmask, uint64_t cols, uint64_t *out1, uint64_t *out2) {
-    if (passes_left < 0 && (pos % ctx->draw == 0 || pos == ntalon)) pos = 0; /* as canonical_pos */
-    uint64_t extra = (uint64_t)h[0] | (uint64_t)h[1] << 4 | (uint64_t)h[2] << 8 | (uint64_t)h[3] << 12 |
-                     (uint64_t)pos << 16 | (uint64_t)(passes_left + 1) << 24 | (uint64_t)rule << 40 |
-                     (uint64_t)rcard << 44;
+static inline void twin_key_of(uint64_t extra, uint64_t tmask, uint64_t cols, uint64_t *out1, uint64_t *out2) {
     uint64_t x = mix64(extra ^ 0x243f6a8885a308d3ULL), y = mix64(extra * 0x9e3779b97f4a7c15ULL + 1);
     x = mix64(x ^ tmask);
     y = mix64(y + tmask * 0xff51afd7ed558ccdULL);
@@ -173,9 +168,10 @@ static inline uint64_t columns_code(const State *s) {
     return cols;
 }
 
-static void twin_key(const Ctx *ctx, const State *s, uint64_t *out1, uint64_t *out2) {
-    twin_key_of(ctx, s->h, s->pos, s->ntalon, s->passes_left, s->rule, s->rcard, s->tmask, columns_code(s), out1,
-                out2);
+/* The twin-blind key of ``s`` were it under ``rule`` (its own, or none for ``walk_run``'s check). */
+static void twin_key(const Ctx *ctx, const State *s, int rule, int rcard, uint64_t *out1, uint64_t *out2) {
+    twin_key_of(key_extra(ctx, s->h, s->pos, s->ntalon, s->passes_left, rule, rcard), s->tmask, columns_code(s),
+                out1, out2);
 }
 
 /* The twin-blind key of the child ``m`` makes, without making it (most children are positions met before). */
@@ -224,12 +220,12 @@ static void child_key(const Ctx *ctx, const State *s, uint64_t cols, Move m, uin
         }
         cols = (cols & ~((uint64_t)0xff << shift)) | code << shift;
     }
-    twin_key_of(ctx, h, pos, ntalon, passes_left, rule, rcard, tmask, cols, out1, out2);
+    twin_key_of(key_extra(ctx, h, pos, ntalon, passes_left, rule, rcard), tmask, cols, out1, out2);
 }
 
 static void state_hash(const Ctx *ctx, State *s, uint64_t *out1, uint64_t *out2) {
     if (ctx->twin_blind) {
-        twin_key(ctx, s, out1, out2);
+        twin_key(ctx, s, s->rule, s->rcard, out1, out2);
         return;
     }
     uint64_t a[NCOL], b[NCOL];
@@ -262,11 +258,7 @@ static void state_hash(const Ctx *ctx, State *s, uint64_t *out1, uint64_t *out2)
         a[j + 1] = ka;
         b[j + 1] = kb;
     }
-    int passes_left;
-    int pos = canonical_pos(ctx, s, &passes_left);
-    uint64_t extra = (uint64_t)s->h[0] | (uint64_t)s->h[1] << 4 | (uint64_t)s->h[2] << 8 | (uint64_t)s->h[3] << 12 |
-                     (uint64_t)pos << 16 | (uint64_t)(passes_left + 1) << 24 |
-                     (uint64_t)s->rule << 40 | (uint64_t)s->rcard << 44;
+    uint64_t extra = key_extra(ctx, s->h, s->pos, s->ntalon, s->passes_left, s->rule, s->rcard);
     uint64_t x = mix64(extra ^ 0x243f6a8885a308d3ULL), y = mix64(extra * 0x9e3779b97f4a7c15ULL + 1);
     x = mix64(x ^ s->tmask);
     y = mix64(y + s->tmask * 0xff51afd7ed558ccdULL);
@@ -570,7 +562,8 @@ static int gen_moves(const Ctx *ctx, const State *s, Move *mv) {
         if (!up_ok && card != up_card) continue;
         if (h[suit_of(card)] + 1 == rank_of(card)) add(mv, &n, T2F, c, 0, 1, TO_FOUNDATION * 100000);
     }
-    for (int k = 0; k < ntwins; k++) add(mv, &n, T2F_TWIN, twins[k].a, twins[k].b, twins[k].n, TO_FOUNDATION * 100000 + 1);
+    for (int k = 0; k < ntwins; k++)
+        add(mv, &n, T2F_TWIN, twins[k].a, twins[k].b, twins[k].n, TO_FOUNDATION * 100000 + 1);
     /* Runs between columns. */
     for (int c = 0; c < NCOL; c++) {
         int nup = s->nup[c];
@@ -796,13 +789,8 @@ static int walk_run(Ctx *ctx, Walk *w, long long slice, Move **path, int *path_l
         if (ctx->twin_blind && child->s.rule != RULE_NONE) {
             /* A rule only takes children away: where the same position was met under no rule, every child of
              * this one was (or will be) searched from there. */
-            uint8_t rule = child->s.rule, rcard = child->s.rcard;
             uint64_t f1, f2;
-            child->s.rule = RULE_NONE;
-            child->s.rcard = 0;
-            state_hash(ctx, &child->s, &f1, &f2);
-            child->s.rule = rule;
-            child->s.rcard = rcard;
+            twin_key(ctx, &child->s, RULE_NONE, 0, &f1, &f2);
             if (table_has(&w->seen, f1, f2)) continue;
         }
         int guess = guide(&child->s);
