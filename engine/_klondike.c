@@ -79,6 +79,7 @@ typedef struct {
     int draw, any_run, gives_back, draw_one_auto;
     int twin_blind; /* positions keyed by what is where up to twins (``twin_key``), see ``search`` */
     size_t max_entries;
+    size_t first_slots; /* each walk's table starts this large (tests: a table that never grows) */
     long long nodes, max_nodes;
     int closest; /* the lowest ``guide`` met */
     double deadline;
@@ -274,6 +275,7 @@ static void state_hash(const Ctx *ctx, State *s, uint64_t *out1, uint64_t *out2)
 typedef struct {
     uint64_t *keys;
     size_t cap, count;
+    size_t first; /* slots of the table's first allocation (a power of two) */
 } Seen;
 
 /* The table's memory: zeroed pages from the kernel, asked to be huge pages where the kernel allows it (a probe
@@ -291,8 +293,62 @@ static void keys_free(uint64_t *keys, size_t cap) {
     if (keys) munmap(keys, cap * 2 * sizeof(uint64_t));
 }
 
+#ifdef MREMAP_MAYMOVE
+/* The entries of a table of ``half`` slots, just grown to twice that (the new half empty), moved to their places
+ * under the new mask in place. Each entry is taken out and put in again, in slot order from the first empty slot
+ * on: it lands in its old slot or before it, or in the new half, and a slot before the scan is never emptied
+ * again, so every probe chain stays whole. The run of entries before the first empty slot (it may have wrapped
+ * round from the end) is put back last. 0: out of memory. */
+static int rehash_doubled(uint64_t *keys, size_t half) {
+    size_t mask = 2 * half - 1, start = 0;
+    while (start < half && keys[2 * start]) start++;
+    uint64_t *wrapped = NULL;
+    if (start) {
+        wrapped = malloc(start * 2 * sizeof(uint64_t));
+        if (!wrapped) return 0;
+        memcpy(wrapped, keys, start * 2 * sizeof(uint64_t));
+        memset(keys, 0, start * 2 * sizeof(uint64_t));
+    }
+    for (size_t i = start; i < half + start; i++) {
+        size_t from = i < half ? i : i - half; /* then the wrapped run, from the copy */
+        uint64_t k1 = i < half ? keys[2 * from] : wrapped[2 * from];
+        if (!k1) continue;
+        uint64_t k2 = i < half ? keys[2 * from + 1] : wrapped[2 * from + 1];
+        if (i < half) keys[2 * from] = 0;
+        size_t j = (size_t)(k1 >> 7) & mask;
+        while (keys[2 * j]) j = (j + 1) & mask;
+        keys[2 * j] = k1;
+        keys[2 * j + 1] = k2;
+    }
+    free(wrapped);
+    return 1;
+}
+#endif
+
+/* Twice the slots. Where the kernel can grow a mapping (mremap), the old table's pages are kept and its entries
+ * moved within the larger table: only the new half is fresh memory, which the kernel must clear (the clearing of
+ * fresh pages was a fifth of a 33-million-position search's time when every growth mapped a new table). */
 static int table_grow(Seen *t) {
-    size_t cap = t->cap ? t->cap * 2 : ((size_t)1 << 16);
+    size_t cap = t->cap ? t->cap * 2 : t->first;
+#ifdef MREMAP_MAYMOVE
+    if (t->cap) {
+        size_t bytes = cap * 2 * sizeof(uint64_t);
+        void *p = mremap(t->keys, t->cap * 2 * sizeof(uint64_t), bytes, MREMAP_MAYMOVE);
+        if (p == MAP_FAILED) return 0;
+#ifdef MADV_HUGEPAGE
+        madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+        t->keys = p;
+        if (!rehash_doubled(t->keys, t->cap)) {
+            /* the entries still sit under the old mask in the first half: shrink back */
+            void *q = mremap(t->keys, bytes, t->cap * 2 * sizeof(uint64_t), 0);
+            if (q != MAP_FAILED) t->keys = q;
+            return 0;
+        }
+        t->cap = cap;
+        return 1;
+    }
+#endif
     uint64_t *keys = keys_alloc(cap * 2 * sizeof(uint64_t));
     if (!keys) return 0;
     size_t mask = cap - 1;
@@ -717,6 +773,7 @@ static int walk_start(Ctx *ctx, Walk *w, const State *root, int steer, long long
     if (!w->stack) return FAILED;
     w->steer = steer;
     w->cap = cap;
+    w->seen.first = ctx->first_slots;
     uint64_t k1, k2;
     w->stack[0].s = *root;
     state_hash(ctx, &w->stack[0].s, &k1, &k2);
@@ -870,7 +927,7 @@ static int read_cards(PyObject *obj, uint8_t *out, int cap, const char *what) {
 
 PyDoc_STRVAR(solve_doc,
              "solve(down, up, heights, talon, pos, draw, passes_left, any_run, gives_back, draw_one_auto,\n"
-             "      max_nodes, max_seconds, max_entries, progress)\n"
+             "      max_nodes, max_seconds, max_entries, progress[, twin_blind[, first_bits]])\n"
              "  -> (verdict, moves, nodes, seconds, closest, start)\n\n"
              "down, up: 7 bytes objects each (a column's face-down cards and face-up cards, bottom first);\n"
              "heights: 4 foundation heights by suit (S H D C); talon: the waste bottom first then the stock top\n"
@@ -883,13 +940,17 @@ PyDoc_STRVAR(solve_doc,
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *down_list, *up_list, *heights_obj, *talon_obj, *progress;
-    int pos, draw, passes_left, any_run, gives_back, draw_one_auto, twin_blind = 0;
+    int pos, draw, passes_left, any_run, gives_back, draw_one_auto, twin_blind = 0, first_bits = 16;
     long long max_nodes, max_entries;
     double max_seconds;
-    if (!PyArg_ParseTuple(args, "OOOOiiippp" "LdLO|p", &down_list, &up_list, &heights_obj, &talon_obj, &pos, &draw,
+    if (!PyArg_ParseTuple(args, "OOOOiiippp" "LdLO|pi", &down_list, &up_list, &heights_obj, &talon_obj, &pos, &draw,
                           &passes_left, &any_run, &gives_back, &draw_one_auto, &max_nodes, &max_seconds,
-                          &max_entries, &progress, &twin_blind))
+                          &max_entries, &progress, &twin_blind, &first_bits))
         return NULL;
+    if (first_bits < 4 || first_bits > 30) {
+        PyErr_SetString(PyExc_ValueError, "first_bits must be 4..30");
+        return NULL;
+    }
     if (!PyList_Check(down_list) || !PyList_Check(up_list) || PyList_Size(down_list) != NCOL ||
         PyList_Size(up_list) != NCOL) {
         PyErr_SetString(PyExc_ValueError, "down and up must be lists of 7 bytes objects");
@@ -950,6 +1011,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             if (!fits_on(root->up[c][k], root->up[c][k - 1])) ctx->twin_blind = 0;
     ctx->max_nodes = max_nodes;
     ctx->max_entries = max_entries > 0 ? (size_t)max_entries : ((size_t)1 << 26);
+    ctx->first_slots = (size_t)1 << first_bits;
     ctx->start = cpu_now();
     ctx->deadline = max_seconds >= 0 ? ctx->start + max_seconds : -1;
     ctx->progress = progress;

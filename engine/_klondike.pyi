@@ -16,5 +16,6 @@ def solve(
     max_entries: int,
     progress: Callable[[int, float], None] | None,
     twin_blind: bool = False,
+    first_bits: int = 16,
     /,
 ) -> tuple[int, list[tuple[int, int, int, int]], int, float, int, int]: ...

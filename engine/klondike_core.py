@@ -137,6 +137,7 @@ def solve(
     progress: Callable[[int, float], None] | None = None,
     *,
     twin_blind: bool = True,
+    table_bits: int = 16,
 ) -> SolveResult:
     """``engine.solver.solve`` for a position the core ``fits`` (default budget: ``Budget()``); ``table`` is
     left unchanged. ``progress`` is called with (positions so far, CPU seconds) every 2**20 positions.
@@ -144,8 +145,13 @@ def solve(
     ``twin_blind`` (where any run moves and every column's face-up cards are in sequence): positions are told
     apart only by which cards are up, in the talon, face down or at the bottom of a column, not by which of two
     twins (the two cards of a rank and colour) a run lies on, since a run moves from one twin to the other
-    whenever that one is free (docs/solver.md); False: every face-up card's place counts."""
-    result, steps = _search(table, Budget() if budget is None else budget, progress, twin_blind=twin_blind)
+    whenever that one is free (docs/solver.md); False: every face-up card's place counts.
+
+    ``table_bits``: each search's transposition table starts with 2**table_bits slots and doubles as it fills
+    (tests give a table that never grows, to check that the growing one keeps every position)."""
+    result, steps = _search(
+        table, Budget() if budget is None else budget, progress, twin_blind=twin_blind, table_bits=table_bits
+    )
     if result.verdict is Verdict.SOLVED:
         return dataclasses.replace(result, moves=_engine_moves(table, steps))
     return result
@@ -176,7 +182,12 @@ def judge(table: Table, nodes: int) -> Judgement:
 
 
 def _search(
-    table: Table, budget: Budget, progress: Callable[[int, float], None] | None, *, twin_blind: bool
+    table: Table,
+    budget: Budget,
+    progress: Callable[[int, float], None] | None,
+    *,
+    twin_blind: bool,
+    table_bits: int = 16,
 ) -> tuple[SolveResult, list[tuple[int, int, int, int]]]:
     """The core's verdict (no moves yet) and its steps."""
     found = shape(table.game)
@@ -212,6 +223,7 @@ def _search(
         MAX_ENTRIES,
         progress,
         twin_blind,
+        table_bits,
     )
     result = Verdict.SOLVED if verdict == 0 else Verdict.UNSOLVABLE if verdict == 1 else Verdict.UNKNOWN
     return SolveResult(result, (), nodes, seconds, closest), steps

@@ -632,6 +632,21 @@ def test_twin_blind_wins_trade_a_run_between_twins() -> None:
     assert trades > 0
 
 
+@pytest.mark.parametrize("twin_blind", [True, False], ids=["twin-blind", "plain"])
+def test_the_cores_table_keeps_every_position_as_it_grows(twin_blind: bool) -> None:
+    """The transposition table doubles as it fills, moving its entries within the grown memory: a search whose
+    table starts at 16 slots and grows some sixteen times makes exactly the positions of the same search in a
+    table that never grows (a position lost in a growth would be searched again)."""
+    from engine import klondike_core
+
+    table = Table.dealt(find_game("klondike/draw3"), 12)
+    budget = Budget(nodes=None, seconds=None)
+    grown = klondike_core.solve(table, budget, twin_blind=twin_blind, table_bits=4)
+    fixed = klondike_core.solve(table, budget, twin_blind=twin_blind, table_bits=21)
+    assert grown.verdict is fixed.verdict is Verdict.UNSOLVABLE
+    assert grown.nodes == fixed.nodes > 400_000
+
+
 @pytest.mark.parametrize(("game", "seed"), [("klondike/draw3", 3), ("klondike/draw3", 6), ("klondike/modern", 2)])
 def test_compiled_core_solves_seeded_deals(game: str, seed: int) -> None:
     """Whole deals: the core's solution, stock turns and passes included, replays through ``Table.play``."""
