@@ -280,13 +280,34 @@ typedef struct {
 
 /* The table's memory: zeroed pages from the kernel, asked to be huge pages where the kernel allows it (a probe
  * of a table of gigabytes lands on a new page nearly every time: huge pages spare most of the page-table walks). */
+static void want_huge_pages(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 static uint64_t *keys_alloc(size_t bytes) {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+    want_huge_pages(p, bytes);
     return p;
+}
+
+/* The slot of (k1, k2) in a table of ``mask + 1`` slots: where it is, or the free slot that ends its probe. */
+static inline size_t slot_of(const uint64_t *keys, size_t mask, uint64_t k1, uint64_t k2) {
+    size_t j = (size_t)(k1 >> 7) & mask;
+    while (keys[2 * j] && !(keys[2 * j] == k1 && keys[2 * j + 1] == k2)) j = (j + 1) & mask;
+    return j;
+}
+
+/* Puts an entry known not to be in the table into it. */
+static inline void put(uint64_t *keys, size_t mask, uint64_t k1, uint64_t k2) {
+    size_t j = slot_of(keys, mask, k1, k2);
+    keys[2 * j] = k1;
+    keys[2 * j + 1] = k2;
 }
 
 static void keys_free(uint64_t *keys, size_t cap) {
@@ -309,17 +330,13 @@ static int rehash_doubled(uint64_t *keys, size_t half) {
         memcpy(wrapped, keys, start * 2 * sizeof(uint64_t));
         memset(keys, 0, start * 2 * sizeof(uint64_t));
     }
-    for (size_t i = start; i < half + start; i++) {
-        size_t from = i < half ? i : i - half; /* then the wrapped run, from the copy */
-        uint64_t k1 = i < half ? keys[2 * from] : wrapped[2 * from];
+    for (size_t i = start; i < half; i++) {
+        uint64_t k1 = keys[2 * i];
         if (!k1) continue;
-        uint64_t k2 = i < half ? keys[2 * from + 1] : wrapped[2 * from + 1];
-        if (i < half) keys[2 * from] = 0;
-        size_t j = (size_t)(k1 >> 7) & mask;
-        while (keys[2 * j]) j = (j + 1) & mask;
-        keys[2 * j] = k1;
-        keys[2 * j + 1] = k2;
+        keys[2 * i] = 0;
+        put(keys, mask, k1, keys[2 * i + 1]);
     }
+    for (size_t i = 0; i < start; i++) put(keys, mask, wrapped[2 * i], wrapped[2 * i + 1]);
     free(wrapped);
     return 1;
 }
@@ -335,9 +352,7 @@ static int table_grow(Seen *t) {
         size_t bytes = cap * 2 * sizeof(uint64_t);
         void *p = mremap(t->keys, t->cap * 2 * sizeof(uint64_t), bytes, MREMAP_MAYMOVE);
         if (p == MAP_FAILED) return 0;
-#ifdef MADV_HUGEPAGE
-        madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+        want_huge_pages(p, bytes);
         t->keys = p;
         if (!rehash_doubled(t->keys, t->cap)) {
             /* the entries still sit under the old mask in the first half: shrink back */
@@ -352,14 +367,8 @@ static int table_grow(Seen *t) {
     uint64_t *keys = keys_alloc(cap * 2 * sizeof(uint64_t));
     if (!keys) return 0;
     size_t mask = cap - 1;
-    for (size_t i = 0; i < t->cap; i++) {
-        uint64_t k1 = t->keys[2 * i];
-        if (!k1) continue;
-        size_t j = (size_t)(k1 >> 7) & mask;
-        while (keys[2 * j]) j = (j + 1) & mask;
-        keys[2 * j] = k1;
-        keys[2 * j + 1] = t->keys[2 * i + 1];
-    }
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->keys[2 * i]) put(keys, mask, t->keys[2 * i], t->keys[2 * i + 1]);
     keys_free(t->keys, t->cap);
     t->keys = keys;
     t->cap = cap;
@@ -371,12 +380,8 @@ static int table_insert(Seen *t, size_t max_entries, uint64_t k1, uint64_t k2) {
     if (t->count * 2 >= t->cap) {
         if (t->cap >= max_entries || !table_grow(t)) return -1;
     }
-    size_t mask = t->cap - 1;
-    size_t j = (size_t)(k1 >> 7) & mask;
-    while (t->keys[2 * j]) {
-        if (t->keys[2 * j] == k1 && t->keys[2 * j + 1] == k2) return 0;
-        j = (j + 1) & mask;
-    }
+    size_t j = slot_of(t->keys, t->cap - 1, k1, k2);
+    if (t->keys[2 * j]) return 0;
     t->keys[2 * j] = k1;
     t->keys[2 * j + 1] = k2;
     t->count++;
@@ -385,14 +390,7 @@ static int table_insert(Seen *t, size_t max_entries, uint64_t k1, uint64_t k2) {
 
 /* Whether (k1, k2) is in the table. */
 static int table_has(const Seen *t, uint64_t k1, uint64_t k2) {
-    if (!t->cap) return 0;
-    size_t mask = t->cap - 1;
-    size_t j = (size_t)(k1 >> 7) & mask;
-    while (t->keys[2 * j]) {
-        if (t->keys[2 * j] == k1 && t->keys[2 * j + 1] == k2) return 1;
-        j = (j + 1) & mask;
-    }
-    return 0;
+    return t->cap && t->keys[2 * slot_of(t->keys, t->cap - 1, k1, k2)] != 0;
 }
 
 /* Twin-blind: the children's keys, worked out with the children, and their table slots fetched from memory
