@@ -20,7 +20,8 @@ argument:
 - **A lone card is not moved into a space** (Four Seasons): the same position, the packets being interchangeable.
 
 Depth-first, children in this order: cards up, talon cards onto the cross, packet moves, the stock turned last;
-where that finds nothing in its first ``FIRST_RUN`` positions, restarts in shuffled orders (``solve``). It answers ``SOLVED`` with the moves (each replayed through ``Table.play`` before it is returned), ``UNSOLVABLE``
+where that finds nothing in its first ``FIRST_RUN`` positions, restarts in shuffled orders (``solve``). It
+answers ``SOLVED`` with the moves (each replayed through ``Table.play`` before it is returned), ``UNSOLVABLE``
 when every position reachable was searched, or ``UNKNOWN`` when the budget ran out.
 
 >>> from engine.games import find_game
