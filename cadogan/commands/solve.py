@@ -37,7 +37,8 @@ def add_parser(sub: SubParsers) -> None:
         "to standard error. A live table with unknown cards needs `cadogan hint` instead.",
         "  cadogan solve klondike/draw3 --seed 7\n"
         "  cadogan solve table.json --budget 30s --explain\n"
-        "  cadogan deal canfield --seed 3 | cadogan solve -",
+        "  cadogan deal canfield --seed 3 | cadogan solve -\n"
+        "  cadogan solve general-sedgewick --seed 12",
     )
     parser.add_argument("target", help="table JSON file, - for standard input, or a game name (with --seed)")
     parser.add_argument("--seed", type=int, default=None, help="deal seed when TARGET is a game (default 0)")
