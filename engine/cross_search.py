@@ -42,7 +42,7 @@ from engine.cards import RANK_OF, SUIT_OF, UNKNOWN
 from engine.layout import per_game
 from engine.moves import Move
 from engine.rules import Base, Build, Game, MoveUnit, Role, SuitRule
-from engine.solver import Budget, SolveResult, Verdict
+from engine.solver import Budget, SolveResult, Verdict, foundation_move
 from engine.table import Table
 
 Progress = Callable[[int, float], None]
@@ -156,7 +156,7 @@ class _Cross:
         self.packets = [list(table.codes(f"t{n}")) for n in range(1, PACKETS + 1)]
         self.limits = limits
         self.order = order
-        self.seen: set[tuple[object, ...]] = set()
+        self.seen: set[tuple[tuple[object, ...], tuple[int, int] | None]] = set()
 
     # -- the rules of the cross
 
@@ -180,14 +180,9 @@ class _Cross:
         cards = self.packets[packet]
         return cards[-1] if cards else -1
 
-    def _key(self, rule: tuple[int, int] | None) -> tuple[object, ...]:
-        return (
-            len(self.stock),
-            bytes(self.talon),
-            bytes(self.height),
-            tuple(sorted(bytes(cards) for cards in self.packets)),
-            rule,
-        )
+    def _position(self) -> tuple[object, ...]:
+        """The position's key, without the rule it is under."""
+        return len(self.stock), bytes(self.talon), bytes(self.height), tuple(sorted(map(bytes, self.packets)))
 
     # -- moves
 
@@ -275,7 +270,7 @@ class _Cross:
         limits = self.limits
         if self._won():
             return Verdict.SOLVED, []
-        self.seen.add(self._key(None))
+        self.seen.add((self._position(), None))
         made_here = 0
         # A frame: the position's children, the next one to try, and the step (with its card) that led to it.
         stack: list[tuple[list[Step], int, Step | None, int]] = [(self._children(None), 0, None, -1)]
@@ -300,8 +295,9 @@ class _Cross:
                 path.append(step)
                 return Verdict.SOLVED, path
             rule = (uncovered, card) if kind == _PACKET and target != _UP else None
-            key = self._key(rule)
-            if key in self.seen or (rule is not None and self._key(None) in self.seen):
+            position = self._position()
+            key = (position, rule)
+            if key in self.seen or (rule is not None and (position, None) in self.seen):
                 self._undo(step, card)
                 continue
             if limits.spent() or made_here == cap:
@@ -358,13 +354,7 @@ def _engine_moves(table: Table, steps: list[Step]) -> tuple[Move, ...]:
             move = Move("s", "w", 1)
         else:
             source_id = "w" if kind == _TALON else f"t{source + 1}"
-            if target != _UP:
-                target_id = f"t{target + 1}"
-            else:
-                suit = SUIT_OF[board.codes(source_id)[-1]]
-                held = [f for f in _FOUNDATIONS if board.codes(f) and SUIT_OF[board.codes(f)[0]] == suit]
-                target_id = held[0] if held else next(f for f in _FOUNDATIONS if not board.codes(f))
-            move = Move(source_id, target_id, 1)
+            move = foundation_move(board, source_id) if target == _UP else Move(source_id, f"t{target + 1}", 1)
         board.play(move)
         moves.append(move)
     if board.foundation_count() != board.game.card_count:

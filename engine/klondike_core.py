@@ -28,7 +28,7 @@ from engine.cards import SUIT_OF, UNKNOWN
 from engine.layout import game_index, per_game
 from engine.moves import Move
 from engine.rules import Base, Build, Game, MoveUnit, Role, SuitRule
-from engine.solver import Budget, SolveResult, Verdict
+from engine.solver import Budget, SolveResult, Verdict, foundation_move
 from engine.table import Table
 
 try:
@@ -251,16 +251,9 @@ def _engine_moves(table: Table, steps: list[tuple[int, int, int, int]], *, whole
         board.push(move)
         out.append(move)
 
-    def to_foundation(src: str) -> Move:
-        for n in range(1, 5):
-            move = Move(src, f"f{n}")
-            if board.is_legal(move):
-                return move
-        raise AssertionError(f"the compiled solver plays {src}'s top card up, but no foundation takes it")
-
     for kind, a, b, count in steps:
         if kind == _T2F:
-            play(to_foundation(f"t{a + 1}"))
+            play(foundation_move(board, f"t{a + 1}"))
         elif kind == _T2T:
             play(Move(f"t{a + 1}", f"t{b + 1}", count))
         elif kind == _F2T:
@@ -279,6 +272,6 @@ def _engine_moves(table: Table, steps: list[tuple[int, int, int, int]], *, whole
                     play(Move("s", "w", min(table.game.stock.draw, len(stock))))
                 else:
                     play(Move("w", "s", len(board.codes("w"))))
-            play(to_foundation("w") if kind == _W2F else Move("w", f"t{b + 1}"))
+            play(foundation_move(board, "w") if kind == _W2F else Move("w", f"t{b + 1}"))
     assert not whole or board.foundation_count() == 52, "the compiled solver's moves do not win"
     return tuple(out)

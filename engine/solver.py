@@ -558,6 +558,16 @@ def _moves_for(rules: SolverRules, game: Game) -> _Moves:
     return _Moves(rules, game)
 
 
+def foundation_move(table: Table, source: str) -> Move:
+    """The move of ``source``'s top card up, to the first foundation the engine lets it go to: how a search that
+    only says "up" names its foundation."""
+    for n in range(1, 5):
+        move = Move(source, f"f{n}")
+        if table.is_legal(move):
+            return move
+    raise AssertionError(f"a solver plays {source}'s top card up, but no foundation takes it")
+
+
 def replay(table: Table, moves: tuple[Move, ...] | list[Move]) -> Table:
     """A copy of ``table`` after playing ``moves`` with full legality checks (raises ``IllegalMoveError``)."""
     copy = table.copy()
