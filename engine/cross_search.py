@@ -22,7 +22,9 @@ argument:
 Depth-first, children in this order: cards up, talon cards onto the cross, packet moves, the stock turned last;
 where that finds nothing in its first ``FIRST_RUN`` positions, restarts in shuffled orders (``solve``). It
 answers ``SOLVED`` with the moves (each replayed through ``Table.play`` before it is returned), ``UNSOLVABLE``
-when every position reachable was searched, or ``UNKNOWN`` when the budget ran out.
+when every position reachable was searched, or ``UNKNOWN`` when the budget ran out. The same search is compiled
+(``engine/_cross.c``, built by the package's install, about 60 times as many positions a second); ``solve`` uses
+it where it was built, and this module's Python search elsewhere.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
@@ -45,6 +47,20 @@ from engine.rules import Base, Build, Game, MoveUnit, Role, SuitRule
 from engine.solver import Budget, SolveResult, Verdict, foundation_move
 from engine.table import Table
 
+try:
+    from engine import _cross
+except ImportError:  # pragma: no cover - the package is built with its extension; a bare source tree may not be
+    _cross = None  # type: ignore[assignment]
+
+COMPILED = _cross is not None
+"""Whether the compiled search was built (``pip install`` builds it)."""
+
+MAX_ENTRIES = 1 << 26
+"""Positions one run of the compiled search may keep in its table (16 bytes each, at most twice over for its free
+slots: 2 GiB at most); past it the run stops as if the budget were spent."""
+_MAX_LINE = 47
+"""The compiled search takes at most this many cards on the talon and in the stock (a deal has 46)."""
+
 Progress = Callable[[int, float], None]
 
 PACKETS = 5
@@ -58,6 +74,8 @@ RESTART_UNIT = 500
 """Positions in a restart of Luby length 1."""
 _CHECK_CLOCK_EVERY = 1024
 _PROGRESS_EVERY = 1 << 18
+_COMPILED_PROGRESS_EVERY = 1 << 22
+"""About a report a second from each search."""
 
 Step = tuple[int, int, int]
 
@@ -260,6 +278,10 @@ class _Cross:
             self.packets[target].pop()
         (self.talon if kind == _TALON else self.packets[source]).append(card)
 
+    def _exact(self) -> tuple[object, ...]:
+        """The position with its packets in place (``_position`` takes them as a set)."""
+        return len(self.stock), bytes(self.talon), bytes(self.height), tuple(map(bytes, self.packets))
+
     def _won(self) -> bool:
         return self.height == [13, 13, 13, 13]
 
@@ -345,6 +367,40 @@ def luby(index: int) -> int:
     return luby(index - (1 << (k - 1)) + 1)
 
 
+def shorten(table: Table, steps: list[Step]) -> list[Step]:
+    """A win ``steps`` with its detours cut: from each position along it, the move (if any) that reaches the
+    latest position further along, packets in place; repeated until nothing is cut. A depth-first win wanders
+    (Four Seasons seed 2's first win takes 1,217 steps): the moves a player is shown should not."""
+    cross = shape(table.game)
+    assert cross is not None
+    limits = _Limits(Budget(), None)
+    while True:
+        board = _Cross(table, cross, limits)
+        keys: list[tuple[object, ...]] = []
+        for step in steps:
+            keys.append(board._exact())
+            board._do(step)
+        keys.append(board._exact())
+        latest = {key: index for index, key in enumerate(keys)}
+        board = _Cross(table, cross, limits)
+        out: list[Step] = []
+        index = 0
+        while index < len(steps):
+            best, jump = steps[index], index + 1
+            for step in board._children(None):
+                card = board._do(step)
+                reached = latest.get(board._exact(), -1)
+                board._undo(step, card)
+                if reached > jump:
+                    best, jump = step, reached
+            board._do(best)
+            out.append(best)
+            index = jump
+        if len(out) == len(steps):
+            return out
+        steps = out
+
+
 def _engine_moves(table: Table, steps: list[Step]) -> tuple[Move, ...]:
     """The search's steps as the engine's moves, each checked legal by playing it on a copy of ``table``."""
     board = table.copy()
@@ -362,9 +418,11 @@ def _engine_moves(table: Table, steps: list[Step]) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def solve(table: Table, budget: Budget | None = None, progress: Progress | None = None) -> SolveResult:
+def solve(
+    table: Table, budget: Budget | None = None, progress: Progress | None = None, *, compiled: bool = True
+) -> SolveResult:
     """``engine.solver.solve`` for a position ``fits`` takes (default budget: ``Budget()``); ``table`` is left
-    unchanged.
+    unchanged. ``compiled``: the compiled search where it was built (else the Python one).
 
     The first run takes the children in the order above for up to ``FIRST_RUN`` positions; where that finds
     nothing, runs that take them in a shuffled order (``random.Random(run)``: the same answer every time) restart
@@ -376,11 +434,44 @@ def solve(table: Table, budget: Budget | None = None, progress: Progress | None 
     cross = shape(table.game)
     if cross is None:
         raise ValueError(f"{table.game.name} is not a cross game")
-    limits = _Limits(Budget() if budget is None else budget, progress)
+    budget = Budget() if budget is None else budget
+    if compiled and COMPILED and len(table.codes("s")) + len(table.codes("w")) <= _MAX_LINE:
+        return _compiled(table, cross, budget, progress)
+    limits = _Limits(budget, progress)
     verdict, steps = _Cross(table, cross, limits).run(FIRST_RUN)
     run = 0
     while verdict is Verdict.UNKNOWN and not limits.spent():
         run += 1
         verdict, steps = _Cross(table, cross, limits, random.Random(run)).run(RESTART_UNIT * luby(run))
-    moves = _engine_moves(table, steps) if verdict is Verdict.SOLVED else ()
+    moves = _engine_moves(table, shorten(table, steps)) if verdict is Verdict.SOLVED else ()
     return SolveResult(verdict, moves, limits.nodes, time.process_time() - limits.start)
+
+
+def _compiled(table: Table, cross: CrossShape, budget: Budget, progress: Progress | None) -> SolveResult:
+    """``solve`` by the compiled search: the same rules, runs and budget (its shuffles its own)."""
+    talon, stock = table.codes("w"), table.codes("s")
+    foundations = [table.codes(pile_id) for pile_id in _FOUNDATIONS]
+    heights = [0, 0, 0, 0]
+    for codes in foundations:
+        if codes:
+            heights[SUIT_OF[codes[0]]] = len(codes)
+    code, steps, nodes, seconds = _cross.solve(
+        bytes(talon) + bytes(reversed(stock)),
+        len(talon),
+        (1 << len(talon)) - 1,
+        bytes(heights),
+        next((RANK_OF[codes[0]] for codes in foundations if codes), 0),
+        [bytes(table.codes(f"t{n}")) for n in range(1, PACKETS + 1)],
+        cross.wrap,
+        cross.space_from_cross,
+        FIRST_RUN,
+        RESTART_UNIT,
+        -1 if budget.nodes is None else budget.nodes,
+        -1.0 if budget.seconds is None else budget.seconds,
+        MAX_ENTRIES,
+        progress,
+        _COMPILED_PROGRESS_EVERY,
+    )
+    verdict = Verdict.SOLVED if code == 0 else Verdict.UNSOLVABLE if code == 1 else Verdict.UNKNOWN
+    moves = _engine_moves(table, shorten(table, steps)) if verdict is Verdict.SOLVED else ()
+    return SolveResult(verdict, moves, nodes, seconds)

@@ -103,8 +103,8 @@ def solve(
 
     A Klondike-shaped position goes to the compiled core (``engine.klondike_core``: depth-first, about a
     hundred times as many positions a second), and a cross game's (General Sedgewick, Four Seasons) to the search
-    written for it (``engine.cross_search``), unless ``compiled`` is False; every other one is searched here,
-    best-first (default) or depth-first.
+    written for it (``engine.cross_search``, compiled too), unless ``compiled`` is False; every other one is
+    searched here, best-first (default) or depth-first.
     """
     hidden = unknown_count(table)
     if hidden:

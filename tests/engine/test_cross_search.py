@@ -10,11 +10,17 @@ import pytest
 from engine import cross_search
 from engine.cards import RANK_LETTERS, parse_code
 from engine.games import GAMES, find_game
-from engine.solver import Budget, Verdict, replay, solve
+from engine.solver import Budget, SolveResult, Verdict, replay, solve
 from engine.table import Table
 from engine.testing import make_table
 
 CROSS_GAMES = ("general-sedgewick", "four-seasons")
+CORES = ("compiled", "python")
+"""The search compiled (``engine/_cross.c``) and in Python (``cross_search._Cross``): each test below runs both."""
+
+
+def cross_solve(table: Table, budget: Budget, core: str, progress: cross_search.Progress | None = None) -> SolveResult:
+    return cross_search.solve(table, budget, progress, compiled=core == "compiled")
 
 
 def cross_end(game: str, base: int, piles: dict[str, str]) -> Table:
@@ -83,27 +89,34 @@ def test_the_cross_search_takes_exactly_the_cross_games() -> None:
     assert cross_search.shape(find_game("four-seasons")) == cross_search.CrossShape(True, True)
 
 
+def test_the_compiled_search_is_built() -> None:
+    """The package's install builds ``engine._cross`` (gcc and the Python headers, which ``run`` installs)."""
+    assert cross_search.COMPILED
+
+
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("name", sorted(POSITIONS))
-def test_known_answers(name: str) -> None:
+def test_known_answers(name: str, core: str) -> None:
     table = position(name)
     assert cross_search.fits(table)
     before = table.key()
-    result = solve(table, Budget(nodes=100_000, seconds=None))
+    result = cross_solve(table, Budget(nodes=100_000, seconds=None), core)
     assert result.verdict is POSITIONS[name][3]
     assert table.key() == before, "solve must leave the table as it found it"
     if result.verdict is Verdict.SOLVED:
         assert replay(table, result.moves).foundation_count() == 52
 
 
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize(("name", "tempting"), [("four-seasons-sacrifice", "t2>f4"), ("sedgewick-sacrifice", "t2>f3")])
-def test_a_card_that_may_go_up_must_stay_on_the_cross(name: str, tempting: str) -> None:
+def test_a_card_that_may_go_up_must_stay_on_the_cross(name: str, tempting: str, core: str) -> None:
     table = position(name)
     up = next(move for move in table.generate_moves() if move.dst.startswith("f"))
     assert str(up) == tempting
     after = table.copy()
     after.play(up)
-    assert solve(after, Budget(nodes=100_000, seconds=None)).verdict is Verdict.UNSOLVABLE
-    result = solve(table, Budget(nodes=100_000, seconds=None))
+    assert cross_solve(after, Budget(nodes=100_000, seconds=None), core).verdict is Verdict.UNSOLVABLE
+    result = cross_solve(table, Budget(nodes=100_000, seconds=None), core)
     assert result.verdict is Verdict.SOLVED
     assert result.moves[0] != up
     assert replay(table, result.moves).foundation_count() == 52
@@ -153,17 +166,31 @@ def test_seeded_deals_solve_and_replay(game: str, seed: int) -> None:
     assert replay(table, result.moves).foundation_count() == 52
 
 
-def test_restarts_find_a_win_the_first_order_misses() -> None:
+@pytest.mark.parametrize(
+    ("game", "seed", "nodes"),
+    [("general-sedgewick", 12, 20_000), ("general-sedgewick", 0, 20_000), ("four-seasons", 4, 20_000)],
+)
+def test_the_compiled_first_run_is_the_python_one(game: str, seed: int, nodes: int) -> None:
+    """Same children, order, rules and keys: the first runs make the same positions and find the same win (or
+    none) within the same budget."""
+    table = Table.dealt(find_game(game), seed)
+    budget = Budget(nodes=nodes, seconds=None)
+    compiled, python = cross_solve(table, budget, "compiled"), cross_solve(table, budget, "python")
+    assert (compiled.verdict, compiled.nodes, compiled.moves) == (python.verdict, python.nodes, python.moves)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_restarts_find_a_win_the_first_order_misses(core: str) -> None:
     """General Sedgewick seed 11: the first run, in the fixed order, finds nothing in its positions; the
-    shuffled restarts win, the same way every time."""
+    shuffled restarts win, the same way every time (each core shuffles with its own random numbers)."""
     table = Table.dealt(find_game("general-sedgewick"), 11)
-    first = solve(table, Budget(nodes=cross_search.FIRST_RUN, seconds=None))
+    first = cross_solve(table, Budget(nodes=cross_search.FIRST_RUN, seconds=None), core)
     assert first.verdict is Verdict.UNKNOWN
-    result = solve(table, Budget(nodes=200_000, seconds=None))
+    result = cross_solve(table, Budget(nodes=200_000, seconds=None), core)
     assert result.verdict is Verdict.SOLVED
     assert result.nodes > cross_search.FIRST_RUN
     assert replay(table, result.moves).foundation_count() == 52
-    again = solve(table, Budget(nodes=200_000, seconds=None))
+    again = cross_solve(table, Budget(nodes=200_000, seconds=None), core)
     assert (again.moves, again.nodes) == (result.moves, result.nodes)
 
 
@@ -172,16 +199,20 @@ def test_restart_lengths_follow_lubys_sequence(index: int, term: int) -> None:
     assert cross_search.luby(index) == term
 
 
-def test_the_node_budget_is_kept_and_progress_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("core", CORES)
+def test_the_node_budget_is_kept_and_progress_reported(monkeypatch: pytest.MonkeyPatch, core: str) -> None:
     monkeypatch.setattr(cross_search, "_PROGRESS_EVERY", 1024)
+    monkeypatch.setattr(cross_search, "_COMPILED_PROGRESS_EVERY", 1024)
     reports: list[tuple[int, float]] = []
     table = Table.dealt(find_game("general-sedgewick"), 0)
-    result = solve(table, Budget(nodes=5_000, seconds=None), lambda nodes, seconds: reports.append((nodes, seconds)))
+    result = cross_solve(
+        table, Budget(nodes=5_000, seconds=None), core, lambda nodes, seconds: reports.append((nodes, seconds))
+    )
     assert result.verdict is Verdict.UNKNOWN
     assert result.nodes == 5_000
     assert result.moves == ()
     assert [nodes for nodes, _ in reports] == [1024, 2048, 3072, 4096]
-    timed = solve(table, Budget(nodes=None, seconds=0.2))
+    timed = cross_solve(table, Budget(nodes=None, seconds=0.2), core)
     assert timed.verdict is Verdict.UNKNOWN
     assert 0.2 <= timed.seconds < 2.0
 
@@ -195,3 +226,33 @@ def test_positions_the_search_cannot_take_go_to_the_generic_search() -> None:
     assert not cross_search.fits(mixed_bases)
     with pytest.raises(ValueError, match="not a cross game"):
         cross_search.solve(Table.dealt(find_game("klondike"), 1))
+
+
+def test_a_longer_line_than_the_compiled_search_takes_is_searched_in_python() -> None:
+    """A table made by hand may hold more cards in the stock and talon than a deal (46): the compiled search's
+    keys hold 47, so the Python search takes it, with the same answer."""
+    stock = " ".join(f"{rank}{suit}" for suit in "SHDC" for rank in RANK_LETTERS if f"{rank}{suit}" != "7C")
+    table = make_table("four-seasons", {"f1": "7C", "s": stock})
+    assert cross_search.fits(table)
+    assert len(table.codes("s")) == 51
+    result = cross_search.solve(table, Budget(nodes=50_000, seconds=None))
+    assert result.verdict is Verdict.SOLVED
+    assert replay(table, result.moves).foundation_count() == 52
+
+
+def test_a_wandering_win_is_shortened() -> None:
+    """Four Seasons seed 2: the first run's win wanders (over 1,000 steps); cut, it still wins, in a quarter of
+    them, and cutting again cuts nothing."""
+    table = Table.dealt(find_game("four-seasons"), 2)
+    cross = cross_search.shape(table.game)
+    assert cross is not None
+    limits = cross_search._Limits(Budget(nodes=None, seconds=None), None)
+    verdict, steps = cross_search._Cross(table, cross, limits).run(None)
+    assert verdict is Verdict.SOLVED
+    assert len(steps) > 1_000
+    short = cross_search.shorten(table, steps)
+    assert len(short) < len(steps) // 4
+    assert replay(table, cross_search._engine_moves(table, short)).foundation_count() == 52
+    assert cross_search.shorten(table, short) == short
+    result = solve(table, Budget(nodes=None, seconds=10.0))
+    assert len(result.moves) == len(short)
