@@ -449,19 +449,15 @@ def solve(
 
 def _compiled(table: Table, cross: CrossShape, budget: Budget, progress: Progress | None) -> SolveResult:
     """``solve`` by the compiled search: the same rules, runs and budget (its shuffles its own)."""
-    talon, stock = table.codes("w"), table.codes("s")
-    foundations = [table.codes(pile_id) for pile_id in _FOUNDATIONS]
-    heights = [0, 0, 0, 0]
-    for codes in foundations:
-        if codes:
-            heights[SUIT_OF[codes[0]]] = len(codes)
+    # The position as the Python search reads it (stock top last, heights by suit, the base rank).
+    board = _Cross(table, cross, _Limits(budget, None))
     code, steps, nodes, seconds = _cross.solve(
-        bytes(talon) + bytes(reversed(stock)),
-        len(talon),
-        (1 << len(talon)) - 1,
-        bytes(heights),
-        next((RANK_OF[codes[0]] for codes in foundations if codes), 0),
-        [bytes(table.codes(f"t{n}")) for n in range(1, PACKETS + 1)],
+        bytes(board.talon) + bytes(reversed(board.stock)),
+        len(board.talon),
+        (1 << len(board.talon)) - 1,
+        bytes(board.height),
+        board.base,
+        [bytes(cards) for cards in board.packets],
         cross.wrap,
         cross.space_from_cross,
         FIRST_RUN,
