@@ -405,17 +405,22 @@ def _engine_moves(table: Table, steps: list[Step]) -> tuple[Move, ...]:
     """The search's steps as the engine's moves, each checked legal by playing it on a copy of ``table``."""
     board = table.copy()
     moves: list[Move] = []
-    for kind, source, target in steps:
-        if kind == _TURN:
-            move = Move("s", "w", 1)
-        else:
-            source_id = "w" if kind == _TALON else f"t{source + 1}"
-            move = foundation_move(board, source_id) if target == _UP else Move(source_id, f"t{target + 1}", 1)
+    for step in steps:
+        move = _engine_move(board, step)
         board.play(move)
         moves.append(move)
     if board.foundation_count() != board.game.card_count:
         raise AssertionError("the cross search's solution does not win when replayed")
     return tuple(moves)
+
+
+def _engine_move(table: Table, step: Step) -> Move:
+    """One step of the search as the engine's move on ``table``, the position it is made from."""
+    kind, source, target = step
+    if kind == _TURN:
+        return Move("s", "w", 1)
+    source_id = "w" if kind == _TALON else f"t{source + 1}"
+    return foundation_move(table, source_id) if target == _UP else Move(source_id, f"t{target + 1}", 1)
 
 
 def solve(
@@ -431,10 +436,26 @@ def solve(
     all in a million by a fixed one; a run that reaches the end of every position proves the deal lost whatever
     its order.
     """
+    verdict, steps, nodes, seconds = _search(table, Budget() if budget is None else budget, progress, compiled)
+    moves = _engine_moves(table, shorten(table, steps)) if verdict is Verdict.SOLVED else ()
+    return SolveResult(verdict, moves, nodes, seconds)
+
+
+def judge(table: Table, nodes: int) -> tuple[Verdict, Move | None]:
+    """A search of at most ``nodes`` positions for a hint (compiled where it was built): the verdict, and for
+    ``SOLVED`` the first move of the win found, without shortening and replaying the whole win as ``solve``
+    does (which costs more than a short search)."""
+    verdict, steps, _, _ = _search(table, Budget(nodes=nodes, seconds=None), None, compiled=True)
+    return verdict, _engine_move(table, steps[0]) if verdict is Verdict.SOLVED and steps else None
+
+
+def _search(
+    table: Table, budget: Budget, progress: Progress | None, compiled: bool
+) -> tuple[Verdict, list[Step], int, float]:
+    """``solve``'s runs: the verdict, the win's steps as found, positions made and CPU seconds."""
     cross = shape(table.game)
     if cross is None:
         raise ValueError(f"{table.game.name} is not a cross game")
-    budget = Budget() if budget is None else budget
     if compiled and COMPILED and len(table.codes("s")) + len(table.codes("w")) <= _MAX_LINE:
         return _compiled(table, cross, budget, progress)
     limits = _Limits(budget, progress)
@@ -443,12 +464,13 @@ def solve(
     while verdict is Verdict.UNKNOWN and not limits.spent():
         run += 1
         verdict, steps = _Cross(table, cross, limits, random.Random(run)).run(RESTART_UNIT * luby(run))
-    moves = _engine_moves(table, shorten(table, steps)) if verdict is Verdict.SOLVED else ()
-    return SolveResult(verdict, moves, limits.nodes, time.process_time() - limits.start)
+    return verdict, steps, limits.nodes, time.process_time() - limits.start
 
 
-def _compiled(table: Table, cross: CrossShape, budget: Budget, progress: Progress | None) -> SolveResult:
-    """``solve`` by the compiled search: the same rules, runs and budget (its shuffles its own)."""
+def _compiled(
+    table: Table, cross: CrossShape, budget: Budget, progress: Progress | None
+) -> tuple[Verdict, list[Step], int, float]:
+    """``_search`` by the compiled search: the same rules, runs and budget (its shuffles its own)."""
     # The position as the Python search reads it (stock top last, heights by suit, the base rank).
     board = _Cross(table, cross, _Limits(budget, None))
     code, steps, nodes, seconds = _cross.solve(
@@ -469,5 +491,4 @@ def _compiled(table: Table, cross: CrossShape, budget: Budget, progress: Progres
         _COMPILED_PROGRESS_EVERY,
     )
     verdict = Verdict.SOLVED if code == 0 else Verdict.UNSOLVABLE if code == 1 else Verdict.UNKNOWN
-    moves = _engine_moves(table, shorten(table, steps)) if verdict is Verdict.SOLVED else ()
-    return SolveResult(verdict, moves, nodes, seconds)
+    return verdict, steps, nodes, seconds

@@ -8,7 +8,8 @@ the moves still needed that it cleared), so that early in a game, when no sample
 still prefers the move that makes most progress. Moves back to an earlier position of the game are left out.
 Budgets are counted in nodes, not seconds, so the same seed gives the same hint on any machine;
 ``nodes_for_seconds`` converts a time budget at a fixed rate. A Klondike-shaped game's samples are judged by the
-compiled core (``engine.klondike_core``), with many more samples and positions for the same budget.
+compiled core (``engine.klondike_core``), and a cross game's by the compiled cross search
+(``engine.cross_search``), with many more samples and positions for the same budget.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
@@ -23,8 +24,9 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
-from engine import klondike_core
+from engine import cross_search, klondike_core
 from engine.cards import UNKNOWN, full_deck
 from engine.errors import CadoganError
 from engine.moves import Move
@@ -48,7 +50,16 @@ searches 1.5-2.5 million positions a CPU second where the Python solver searches
 budget is multiplied by this, so that a hint of ``nodes_for_seconds(1.0)`` takes about half a second of CPU
 (0.4 s measured on the development machine under load), inside the issue's second."""
 _MAX_CORE_SAMPLES = 64
+_PLAN_LOOKBACK = 16  # earlier positions whose wins a cross game's known position may keep to (_known_cross_hint)
 _CORE_NODES_PER_JUDGEMENT = 2_000  # samples are added while each (sample, move) judgement gets this many
+
+
+class _Search(Enum):
+    """What judges a hint's samples (``_searcher``)."""
+
+    CORE = "the compiled Klondike core"
+    CROSS = "the compiled cross search"
+    PYTHON = "the Python solver"
 
 
 class HintError(CadoganError):
@@ -156,7 +167,8 @@ def hint(
     ``history``: earlier positions of the same game (oldest first; the table's own move history counts too).
     Moves that lead back to one of them, such as moving a run back where it came from, are left out unless no
     other move is left. A Klondike-shaped game's samples are judged by the compiled core (``CORE_NODES_PER_NODE``
-    of its positions for each node) unless ``compiled`` is False.
+    of its positions for each node), a cross game's (General Sedgewick, Four Seasons) by the compiled cross
+    search with the same budgets, unless ``compiled`` is False (``_searcher``).
     """
     moves = table.generate_moves()
     if not moves:
@@ -164,10 +176,16 @@ def hint(
     rules = solver_rules(table.game)
     moves = _fresh_moves(table, moves, history)
     hidden = any(UNKNOWN in table.codes(p) for p in table.pile_ids)
-    compiled = compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None
-    # With hidden cards, the compiled path judges commitments (``_commitments``) rather than every move alone.
-    lines = (_commitments(table, moves) if compiled and hidden else []) or [(move,) for move in moves]
-    if compiled:
+    search = _searcher(table, compiled)
+    if search is _Search.CROSS and not hidden:
+        known = _known_cross_hint(table, moves, _earlier(table, history), nodes * CORE_NODES_PER_NODE)
+        if known is not None:
+            return known
+    # With hidden cards, the compiled searches judge commitments (``_commitments``) rather than every move alone.
+    lines = (_commitments(table, moves) if search is not _Search.PYTHON and hidden else []) or [
+        (move,) for move in moves
+    ]
+    if search is not _Search.PYTHON:
         # The compiled core searches CORE_NODES_PER_NODE positions in the time the Python solver takes for one:
         # many more samples, each judged by a real search.
         nodes *= CORE_NODES_PER_NODE
@@ -181,8 +199,8 @@ def hint(
     wholes: list[klondike_core.Judgement] = []
     batch = 0
     while True:
-        wholes += [_search(world, per_eval * 2, compiled) for world in worlds[batch:]]
-        _judge(worlds[batch:], wholes[batch:], tallies, per_eval, rules, compiled)
+        wholes += [_search(world, per_eval * 2, search) for world in worlds[batch:]]
+        _judge(worlds[batch:], wholes[batch:], tallies, per_eval, rules, search)
         # A sample proven lost costs a few nodes, and a handful of samples can all be lost by chance where a
         # third of the ways the hidden cards may lie are lost: before saying the game cannot be won, look at
         # more of them (up to _LOST_CHECK samples in all).
@@ -201,7 +219,7 @@ def hint(
             (w.first,): _Tally() for w in wholes if w.verdict is Verdict.SOLVED and w.first in candidates
         }
         if extra:  # judging no line would still walk every sample for its guide
-            _judge(worlds, wholes, extra, per_eval, rules, compiled)
+            _judge(worlds, wholes, extra, per_eval, rules, search)
             tallies.update(extra)
     # Ties go to the move the solver's winning lines start with most often, then to the earlier move in the
     # solver's own order of preference (foundation, uncover, ...), then to the shorter line.
@@ -217,6 +235,53 @@ def hint(
             board.push(move)
         reason += f"; then {board.describe(best[-1])}" if best[-1].src != "s" else "; then turn on to unseen cards"
     return Hint(best[0], table.describe(best[0]), tally.value, reason, len(worlds))
+
+
+def _known_cross_hint(table: Table, moves: list[Move], earlier: list[Table], nodes: int) -> Hint | None:
+    """A cross game's position with every card known (the pack turned out): the next move of a win, kept from
+    move to move, or None where no search finds one.
+
+    Following the first move of a win found afresh after every move wanders: each new search's win begins
+    differently, cards go back and forth between packets, a move back is left out (``_fresh_moves``), and the
+    play walked off its wins (Four Seasons seed 49 in ``bench.hidden_play``: won with every card known at move
+    85, shuffled between packets until a losing move at 195). So the hint keeps to one plan: the win (found and
+    shortened by ``engine.cross_search``, the same for the same position) from the first position of the game
+    with every card known, or from one of the last ``_PLAN_LOOKBACK`` positions, if the game has kept to it this
+    far; else this position's own win. Where even that starts with a move back, the move after which the
+    shortest win is found."""
+    known: list[Table] = []
+    for board in reversed(earlier):
+        if board.pile_ids != table.pile_ids or any(UNKNOWN in board.codes(p) for p in board.pile_ids):
+            break
+        known.append(board)
+    known.reverse()
+    starts = known[:1] + known[1:][-_PLAN_LOOKBACK:] + [table]
+    per_search = max(50, nodes // (len(starts) + len(moves)))
+    here = table.key()
+    for start in starts:
+        result = cross_search.solve(start, Budget(nodes=per_search, seconds=None))
+        if result.verdict is not Verdict.SOLVED:
+            continue
+        board = start.copy()
+        for step, move in enumerate(result.moves):
+            if board.key() == here:
+                if move in moves:
+                    return _known_win(table, move, len(result.moves) - step - 1)
+                break
+            board.play(move)
+    best: tuple[int, Move] | None = None
+    for move in moves:
+        board = table.copy()
+        board.play(move)
+        result = cross_search.solve(board, Budget(nodes=per_search, seconds=None))
+        if result.verdict is Verdict.SOLVED and (best is None or len(result.moves) < best[0]):
+            best = (len(result.moves), move)
+    return None if best is None else _known_win(table, best[1], best[0])
+
+
+def _known_win(table: Table, move: Move, left: int) -> Hint:
+    reason = "the solver finds a win that starts with this move" + (f", {left} more to the end" if left else "")
+    return Hint(move, table.describe(move), 1.0, reason, 1)
 
 
 def _commitments(table: Table, moves: list[Move]) -> list[tuple[Move, ...]]:
@@ -285,9 +350,9 @@ def _judge(
     tallies: dict[tuple[Move, ...], _Tally],
     per_eval: int,
     rules: SolverRules,
-    compiled: bool,
+    search: _Search,
 ) -> None:
-    """Each line's outcome in each sample, added to its tally (searched by the compiled core if ``compiled``);
+    """Each line's outcome in each sample, added to its tally (searched by ``search``, see ``_searcher``);
     ``wholes``: each sample's search of its whole position (a lost one is lost for every line, a won one's first
     move is credited)."""
     for world, whole in zip(worlds, wholes, strict=True):
@@ -295,7 +360,11 @@ def _judge(
             for tally in tallies.values():
                 tally.add(Verdict.UNSOLVABLE, 0.0)
             continue
-        start = max(1, klondike_core.guide(world) if compiled else guide(world))
+        start = (
+            1
+            if search is _Search.CROSS
+            else max(1, klondike_core.guide(world) if search is _Search.CORE else guide(world))
+        )
         seen: dict[bytes, tuple[Verdict, float]] = {}
         for line in tallies:
             if whole.verdict is Verdict.SOLVED and whole.first == line[0]:
@@ -308,7 +377,7 @@ def _judge(
             position = canonical_key(rules, world.key())
             judged = seen.get(position)
             if judged is None:
-                result = _search(world, per_eval, compiled)
+                result = _search(world, per_eval, search)
                 judged = (result.verdict, _nearness(result.closest, start))
                 seen[position] = judged
             for _ in line:
@@ -316,10 +385,23 @@ def _judge(
             tallies[line].add(*judged)
 
 
-def _search(world: Table, nodes: int, compiled: bool) -> klondike_core.Judgement:
-    """One judgement of a sample: the compiled core's, or the Python solver's (the same answer shape)."""
-    if compiled:
+def _searcher(table: Table, compiled: bool) -> _Search:
+    """Which search judges the samples: the compiled Klondike core for its shape, the compiled cross search
+    for the cross games (its undecided samples carry no nearness: it has no guide), else the Python solver."""
+    if compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None:
+        return _Search.CORE
+    if compiled and cross_search.COMPILED and cross_search.shape(table.game) is not None:
+        return _Search.CROSS
+    return _Search.PYTHON
+
+
+def _search(world: Table, nodes: int, search: _Search) -> klondike_core.Judgement:
+    """One judgement of a sample by ``search`` (``_searcher``), in one answer shape."""
+    if search is _Search.CORE:
         return klondike_core.judge(world, nodes)
+    if search is _Search.CROSS:
+        verdict, first = cross_search.judge(world, nodes)
+        return klondike_core.Judgement(verdict, first, None)
     result = solve(world, Budget(nodes=nodes, seconds=None), compiled=False)
     first = result.moves[0] if result.moves else None
     return klondike_core.Judgement(result.verdict, first, result.closest)
@@ -365,14 +447,7 @@ def _fresh_moves(table: Table, moves: list[Move], history: Sequence[Table]) -> l
     """``moves`` less those that go back: to a position of ``history`` or of the table's own move history, or
     (for a move that is not a stock turn) to an earlier layout, such as a run moved back where it came from
     after a few turns of the stock."""
-    earlier = list(history)
-    if table.history:
-        replay = list(table.history)
-        for _ in replay:
-            table.pop()
-        for move in replay:
-            earlier.append(table.copy())
-            table.push(move)
+    earlier = _earlier(table, history)
     if not earlier:
         return moves
     positions = {visible_key(t) for t in earlier}
@@ -388,6 +463,19 @@ def _fresh_moves(table: Table, moves: list[Move], history: Sequence[Table]) -> l
         if not back:
             fresh.append(move)
     return fresh or moves
+
+
+def _earlier(table: Table, history: Sequence[Table]) -> list[Table]:
+    """The game's earlier positions, oldest first: ``history``, then those of the table's own move history."""
+    earlier = list(history)
+    if table.history:
+        replay = list(table.history)
+        for _ in replay:
+            table.pop()
+        for move in replay:
+            earlier.append(table.copy())
+            table.push(move)
+    return earlier
 
 
 def _preference(table: Table, moves: list[Move]) -> list[Move]:

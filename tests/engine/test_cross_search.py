@@ -256,3 +256,24 @@ def test_a_wandering_win_is_shortened() -> None:
     assert cross_search.shorten(table, short) == short
     result = solve(table, Budget(nodes=None, seconds=10.0))
     assert len(result.moves) == len(short)
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_a_judgement_gives_the_verdict_and_a_first_move_that_keeps_the_win(name: str) -> None:
+    """``judge`` (a hint's search of one sample): the known answer, and for a win its first move, after which
+    the position is still won."""
+    table = position(name)
+    verdict, first = cross_search.judge(table, 100_000)
+    assert verdict is POSITIONS[name][3]
+    if verdict is not Verdict.SOLVED:
+        assert first is None
+        return
+    assert first is not None
+    assert first in table.generate_moves()
+    table.play(first)
+    assert cross_search.solve(table, Budget(nodes=100_000, seconds=None)).verdict is Verdict.SOLVED
+
+
+def test_a_judgement_keeps_its_node_budget() -> None:
+    table = Table.dealt(find_game("general-sedgewick"), 0)
+    assert cross_search.judge(table, 2_000) == (Verdict.UNKNOWN, None)
