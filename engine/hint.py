@@ -390,7 +390,10 @@ def _searcher(table: Table, compiled: bool) -> _Search:
     for the cross games (its undecided samples carry no nearness: it has no guide), else the Python solver."""
     if compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None:
         return _Search.CORE
-    if compiled and cross_search.COMPILED and cross_search.shape(table.game) is not None:
+    # A table the cross search cannot take (a foundation out of sequence, a card face down on the cross) keeps
+    # the Python solver, which takes any legal table.
+    cross = compiled and cross_search.COMPILED and cross_search.shape(table.game) is not None
+    if cross and cross_search.fits(samples(table, 1, 0)[0]):
         return _Search.CROSS
     return _Search.PYTHON
 

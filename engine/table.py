@@ -538,7 +538,8 @@ class Table:
         if g.roles[j] is Role.FOUNDATION:
             where = f"to {names[j].name}"
         elif not dst:
-            where = f"into the empty {names[j].name}"
+            name = names[j].name
+            where = f"into the empty {name.removeprefix('the ')}"  # "the foot of the cross": not "the empty the foot"
         elif dst[-1] < 0:
             where = f"onto {names[j].name}"
         else:

@@ -197,3 +197,16 @@ def test_faulty_sedgewick_layout_reports_exactly_its_problems(
     edit: Edit, expected: list[tuple[ProblemKind, tuple[str, ...]]]
 ) -> None:
     assert_faulty_layout(GAME, edit, expected)
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("t3", "move the 6 of spades into the empty foot of the cross"),
+        ("t1", "move the 6 of spades into the empty centre of the cross"),
+        ("t4", "move the 6 of spades into the empty left arm"),
+    ],
+)
+def test_a_move_into_an_empty_packet_is_said_plainly(target: str, said: str) -> None:
+    table = make_table("four-seasons", {"f1": "7C", "t2": "6S"})
+    assert table.describe(Move.parse(f"t2>{target}")) == said
