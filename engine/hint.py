@@ -174,11 +174,12 @@ def hint(
     if not moves:
         return Hint(None, "", 0.0, "no legal move is left: the game is blocked", 0)
     rules = solver_rules(table.game)
-    moves = _fresh_moves(table, moves, history)
+    earlier = _earlier(table, history)
+    moves = _fresh_after(table, moves, earlier)
     hidden = any(UNKNOWN in table.codes(p) for p in table.pile_ids)
     search = _searcher(table, compiled)
     if search is _Search.CROSS and not hidden:
-        known = _known_cross_hint(table, moves, _earlier(table, history), nodes * CORE_NODES_PER_NODE)
+        known = _known_cross_hint(table, moves, earlier, nodes * CORE_NODES_PER_NODE)
         if known is not None:
             return known
     # With hidden cards, the compiled searches judge commitments (``_commitments``) rather than every move alone.
@@ -450,7 +451,11 @@ def _fresh_moves(table: Table, moves: list[Move], history: Sequence[Table]) -> l
     """``moves`` less those that go back: to a position of ``history`` or of the table's own move history, or
     (for a move that is not a stock turn) to an earlier layout, such as a run moved back where it came from
     after a few turns of the stock."""
-    earlier = _earlier(table, history)
+    return _fresh_after(table, moves, _earlier(table, history))
+
+
+def _fresh_after(table: Table, moves: list[Move], earlier: list[Table]) -> list[Move]:
+    """``_fresh_moves`` given the earlier positions already gathered (``_earlier``)."""
     if not earlier:
         return moves
     positions = {visible_key(t) for t in earlier}
