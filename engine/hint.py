@@ -8,8 +8,9 @@ the moves still needed that it cleared), so that early in a game, when no sample
 still prefers the move that makes most progress. Moves back to an earlier position of the game are left out.
 Budgets are counted in nodes, not seconds, so the same seed gives the same hint on any machine;
 ``nodes_for_seconds`` converts a time budget at a fixed rate. A Klondike-shaped game's samples are judged by the
-compiled core (``engine.klondike_core``), and a cross game's by the compiled cross search
-(``engine.cross_search``), with many more samples and positions for the same budget.
+compiled core (``engine.klondike_core``), a cross game's by the compiled cross search (``engine.cross_search``),
+and Canfield's by its compiled search (``engine.canfield_search``), with many more samples and positions for the
+same budget.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
@@ -22,16 +23,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engine import cross_search, klondike_core
+from engine import canfield_search, cross_search, klondike_core
 from engine.cards import UNKNOWN, full_deck
 from engine.errors import CadoganError
 from engine.moves import Move
 from engine.rules import Role
-from engine.solver import Budget, Verdict, solve
+from engine.solver import Budget, SolveResult, Verdict, solve
 from engine.solver_best import guide
 from engine.solver_rules import SolverRules, canonical_key, key_parts, order_moves, solver_rules
 from engine.table import Table
@@ -49,8 +50,12 @@ CORE_NODES_PER_NODE = 120
 searches 1.5-2.5 million positions a CPU second where the Python solver searches 25,000-35,000: a hint's node
 budget is multiplied by this, so that a hint of ``nodes_for_seconds(1.0)`` takes about half a second of CPU
 (0.4 s measured on the development machine under load), inside the issue's second."""
+CANFIELD_NODES_PER_NODE = 30
+"""The same for Canfield's compiled search (``engine.canfield_search``), which makes about 1.2 million positions a
+CPU second in a hint's many short searches: at ``CORE_NODES_PER_NODE`` a "1 s" hint took 2-3 s of CPU where
+every sample is lost or undecided (Foster's deal 0, ``bench.hidden_play``); at this, under 1 s."""
 _MAX_CORE_SAMPLES = 64
-_PLAN_LOOKBACK = 16  # earlier positions whose wins a cross game's known position may keep to (_known_cross_hint)
+_PLAN_LOOKBACK = 16  # earlier positions whose wins a known position may keep to (_known_hint)
 _CORE_NODES_PER_JUDGEMENT = 2_000  # samples are added while each (sample, move) judgement gets this many
 
 
@@ -59,6 +64,7 @@ class _Search(Enum):
 
     CORE = "the compiled Klondike core"
     CROSS = "the compiled cross search"
+    CANFIELD = "the compiled Canfield search"
     PYTHON = "the Python solver"
 
 
@@ -168,7 +174,8 @@ def hint(
     Moves that lead back to one of them, such as moving a run back where it came from, are left out unless no
     other move is left. A Klondike-shaped game's samples are judged by the compiled core (``CORE_NODES_PER_NODE``
     of its positions for each node), a cross game's (General Sedgewick, Four Seasons) by the compiled cross
-    search with the same budgets, unless ``compiled`` is False (``_searcher``).
+    search with the same budgets, and Canfield's by its own compiled search (``CANFIELD_NODES_PER_NODE``), unless
+    ``compiled`` is False (``_searcher``).
     """
     moves = table.generate_moves()
     if not moves:
@@ -178,8 +185,12 @@ def hint(
     moves = _fresh_after(table, moves, earlier)
     hidden = any(UNKNOWN in table.codes(p) for p in table.pile_ids)
     search = _searcher(table, compiled)
-    if search is _Search.CROSS and not hidden:
-        known = _known_cross_hint(table, moves, earlier, nodes * CORE_NODES_PER_NODE)
+    if search is not _Search.PYTHON:
+        # The compiled searches make many times the Python solver's positions in the same time: many more
+        # samples, each judged by a real search.
+        nodes *= CANFIELD_NODES_PER_NODE if search is _Search.CANFIELD else CORE_NODES_PER_NODE
+    if search in _PLANNED and not hidden:
+        known = _known_hint(table, moves, earlier, nodes, _PLANNED[search])
         if known is not None:
             return known
     # With hidden cards, the compiled searches judge commitments (``_commitments``) rather than every move alone.
@@ -187,9 +198,6 @@ def hint(
         (move,) for move in moves
     ]
     if search is not _Search.PYTHON:
-        # The compiled core searches CORE_NODES_PER_NODE positions in the time the Python solver takes for one:
-        # many more samples, each judged by a real search.
-        nodes *= CORE_NODES_PER_NODE
         count = max(8, min(_MAX_CORE_SAMPLES, nodes // (_CORE_NODES_PER_JUDGEMENT * (len(lines) + 1))))
     else:
         count = _sample_count(nodes, len(lines))
@@ -238,15 +246,28 @@ def hint(
     return Hint(best[0], table.describe(best[0]), tally.value, reason, len(worlds))
 
 
-def _known_cross_hint(table: Table, moves: list[Move], earlier: list[Table], nodes: int) -> Hint | None:
-    """A cross game's position with every card known (the pack turned out): the next move of a win, kept from
-    move to move, or None where no search finds one.
+_PLANNED: dict[_Search, Callable[[Table, Budget], SolveResult]] = {
+    _Search.CROSS: cross_search.solve,
+    _Search.CANFIELD: canfield_search.solve,
+}
+"""The searches whose games' known positions keep to one plan (``_known_hint``), with the solve that makes it."""
+
+
+def _known_hint(
+    table: Table,
+    moves: list[Move],
+    earlier: list[Table],
+    nodes: int,
+    solver: Callable[[Table, Budget], SolveResult],
+) -> Hint | None:
+    """A cross game's or Canfield's position with every card known (the pack or the hand seen through): the next
+    move of a win, kept from move to move, or None where no search finds one.
 
     Following the first move of a win found afresh after every move wanders: each new search's win begins
     differently, cards go back and forth between packets, a move back is left out (``_fresh_moves``), and the
     play walked off its wins (Four Seasons seed 49 in ``bench.hidden_play``: won with every card known at move
     85, shuffled between packets until a losing move at 195). So the hint keeps to one plan: the win (found and
-    shortened by ``engine.cross_search``, the same for the same position) from the first position of the game
+    shortened by ``solver``, the same for the same position) from the first position of the game
     with every card known, or from one of the last ``_PLAN_LOOKBACK`` positions, if the game has kept to it this
     far; else this position's own win. Where even that starts with a move back, the move after which the
     shortest win is found."""
@@ -260,7 +281,7 @@ def _known_cross_hint(table: Table, moves: list[Move], earlier: list[Table], nod
     per_search = max(50, nodes // (len(starts) + len(moves)))
     here = table.key()
     for start in starts:
-        result = cross_search.solve(start, Budget(nodes=per_search, seconds=None))
+        result = solver(start, Budget(nodes=per_search, seconds=None))
         if result.verdict is not Verdict.SOLVED:
             continue
         board = start.copy()
@@ -274,7 +295,7 @@ def _known_cross_hint(table: Table, moves: list[Move], earlier: list[Table], nod
     for move in moves:
         board = table.copy()
         board.play(move)
-        result = cross_search.solve(board, Budget(nodes=per_search, seconds=None))
+        result = solver(board, Budget(nodes=per_search, seconds=None))
         if result.verdict is Verdict.SOLVED and (best is None or len(result.moves) < best[0]):
             best = (len(result.moves), move)
     return None if best is None else _known_win(table, best[1], best[0])
@@ -363,7 +384,7 @@ def _judge(
             continue
         start = (
             1
-            if search is _Search.CROSS
+            if search in _PLANNED  # no guide: an undecided sample counts a half (``_nearness``)
             else max(1, klondike_core.guide(world) if search is _Search.CORE else guide(world))
         )
         seen: dict[bytes, tuple[Verdict, float]] = {}
@@ -388,7 +409,8 @@ def _judge(
 
 def _searcher(table: Table, compiled: bool) -> _Search:
     """Which search judges the samples: the compiled Klondike core for its shape, the compiled cross search
-    for the cross games (its undecided samples carry no nearness: it has no guide), else the Python solver."""
+    for the cross games and Canfield's for Canfield (their undecided samples carry no nearness: they have no
+    guide), else the Python solver."""
     if compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None:
         return _Search.CORE
     # A table the cross search cannot take (a foundation out of sequence, a card face down on the cross) keeps
@@ -396,6 +418,8 @@ def _searcher(table: Table, compiled: bool) -> _Search:
     cross = compiled and cross_search.COMPILED and cross_search.shape(table.game) is not None
     if cross and cross_search.fits(samples(table, 1, 0)[0]):
         return _Search.CROSS
+    if compiled and canfield_search.shape(table.game) is not None and canfield_search.fits(samples(table, 1, 0)[0]):
+        return _Search.CANFIELD
     return _Search.PYTHON
 
 
@@ -405,6 +429,9 @@ def _search(world: Table, nodes: int, search: _Search) -> klondike_core.Judgemen
         return klondike_core.judge(world, nodes)
     if search is _Search.CROSS:
         verdict, first = cross_search.judge(world, nodes)
+        return klondike_core.Judgement(verdict, first, None)
+    if search is _Search.CANFIELD:
+        verdict, first = canfield_search.judge(world, nodes)
         return klondike_core.Judgement(verdict, first, None)
     result = solve(world, Budget(nodes=nodes, seconds=None), compiled=False)
     first = result.moves[0] if result.moves else None

@@ -552,3 +552,40 @@ def test_hints_on_a_known_cross_position_walk_a_win_to_its_end() -> None:
         if table.foundation_count() == 52:
             break
     assert table.foundation_count() == 52
+
+
+@pytest.mark.parametrize("game", ["canfield", "canfield/modern"])
+def test_canfield_hints_judge_many_samples_by_its_compiled_search(game: str) -> None:
+    """Canfield's samples are judged by its own compiled search (``engine.canfield_search.judge``): many more
+    samples than the Python solver at the same budget, and the same hint for the same seed."""
+    from engine.hint import _Search, _searcher
+
+    table = hidden(game, 4)
+    assert _searcher(table, compiled=True) is _Search.CANFIELD
+    assert _searcher(table, compiled=False) is _Search.PYTHON
+    compiled = hint(table, nodes=9_000, seed=3)
+    python = hint(table, nodes=9_000, seed=3, compiled=False)
+    assert compiled.samples >= 3 * python.samples
+    assert f"{compiled.samples} " in compiled.reason, compiled.reason
+    assert compiled.move in table.generate_moves()
+    assert hint(table, nodes=9_000, seed=3) == compiled
+
+
+def test_hints_on_a_known_canfield_position_walk_a_win_to_its_end() -> None:
+    """Foster's position where the 2 of clubs, of no use, must stay on the waste (``test_canfield_search.SHIFT``):
+    with every card known the hints keep to one win, never take the 2 up first, and win."""
+    from tests.engine.test_canfield_search import SHIFT
+
+    table = make_table("canfield", SHIFT, "play", **{"pass": 4, "waste_played": True})
+    history: list[Table] = []
+    for made in range(300):
+        advice = hint(table, seed=0, history=history)
+        assert advice.move is not None
+        assert advice.chance == 1.0, advice.reason
+        if made == 0:
+            assert str(advice.move) != "w>f1"
+        history.append(table.copy())
+        table.play(advice.move)
+        if table.foundation_count() == 52:
+            break
+    assert table.foundation_count() == 52
