@@ -178,7 +178,9 @@ static void children(Search *s, Frame *f, int ruled, int uncovered, int moved) {
         if (st.kind == TURN || (st.kind == PACKET && s_top(s, st.source) == moved)) continue;
         int uses = (st.kind == PACKET && s_top(s, st.source) == uncovered) ||
                    (st.target >= 0 && (s_top(s, st.target) == uncovered || s_top(s, st.target) == moved));
-        if (uses) f->child[kept++] = st;
+        /* a move of two other packets commutes with the one made: kept after it only where its card is higher */
+        int commutes_after = st.kind == PACKET && st.target != UP && s_top(s, st.source) > moved;
+        if (uses || commutes_after) f->child[kept++] = st;
     }
     f->n = kept;
 }

@@ -13,10 +13,12 @@ argument:
   use on the cross or the talon, and foundation cards never come back.
 - **After a card moves from one packet to another, the next move uses what it did**: it moves or builds on the
   card the move uncovered, fills the packet it emptied, or builds on the moved card. Any other move (a stock turn,
-  a talon card played elsewhere, another packet's card moved, the moved card moved on or up) leaves both packets'
-  tops alone and could have been made first, or the moved card could have gone there directly. The rule is part
-  of a position's key, and a position under it is skipped where it was met under none (that search had every
-  child), as in the compiled Klondike core.
+  a talon card played elsewhere, a card going up, the moved card moved on or up) leaves both packets' tops alone
+  and could have been made first, or the moved card could have gone there directly; a move of another packet's
+  card to a third packet commutes with it, and is kept in one order only: after the move of the lower card. (Until
+  session 47 neither order was kept, and a Four Seasons position whose win needs two such moves in a row was
+  proved lost.) The rule is part of a position's key, and a position under it is skipped where it was met under
+  none (that search had every child), as in the compiled Klondike core.
 - **A lone card is not moved into a space** (Four Seasons): the same position, the packets being interchangeable.
 
 Depth-first, children in this order: cards up, talon cards onto the cross, packet moves, the stock turned last;
@@ -249,7 +251,10 @@ class _Cross:
             uses_the_move = (kind == _PACKET and self._top(source) == uncovered) or (
                 target >= 0 and self._top(target) in (uncovered, moved)
             )
-            if uses_the_move:
+            # A packet move that touches neither packet commutes with the move made: of the two orders, the one
+            # moving the lower card first is kept (banning both lost wins that need two such moves in a row).
+            commutes_after = kind == _PACKET and target != _UP and self._top(source) > moved
+            if uses_the_move or commutes_after:
                 kept.append(step)
         return kept
 

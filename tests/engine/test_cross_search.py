@@ -67,6 +67,17 @@ SIMPLE_WIN = {"t1": "6S 5H", "t2": "6H"}
 # SACRIFICE after the 2 of clubs went up: the kings on the cross can no longer come down onto aces in time.
 TWO_UP = {pile: cards for pile, cards in SACRIFICE.items() if pile != "t2"}
 
+# Four Seasons, base 2, found by comparing the search with the generic one on random end positions: its wins need
+# two packet moves in a row that touch four different packets; the search used to keep neither order of such a
+# pair after a packet move, and proved this position lost.
+COMMUTING = {
+    "t1": "QD 9H",
+    "t2": "AH 10D JH",
+    "t3": "AS JS JD AD 8D QS KC",
+    "t4": "10H KH",
+    "t5": "8H AC KS KD QH 9D",
+}
+
 POSITIONS: dict[str, tuple[str, int, dict[str, str], Verdict]] = {
     "sedgewick-solvable": ("general-sedgewick", 7, SIMPLE_WIN, Verdict.SOLVED),
     "sedgewick-no-king-on-an-ace": ("general-sedgewick", 8, SACRIFICE, Verdict.UNSOLVABLE),
@@ -74,6 +85,7 @@ POSITIONS: dict[str, tuple[str, int, dict[str, str], Verdict]] = {
     "four-seasons-solvable": ("four-seasons", 7, SIMPLE_WIN, Verdict.SOLVED),
     "four-seasons-two-up": ("four-seasons", 8, TWO_UP, Verdict.UNSOLVABLE),
     "four-seasons-sacrifice": ("four-seasons", 8, SACRIFICE, Verdict.SOLVED),
+    "four-seasons-commuting-moves": ("four-seasons", 2, COMMUTING, Verdict.SOLVED),
 }
 
 
@@ -181,9 +193,9 @@ def test_the_compiled_first_run_is_the_python_one(game: str, seed: int, nodes: i
 
 @pytest.mark.parametrize("core", CORES)
 def test_restarts_find_a_win_the_first_order_misses(core: str) -> None:
-    """General Sedgewick seed 11: the first run, in the fixed order, finds nothing in its positions; the
+    """General Sedgewick seed 1: the first run, in the fixed order, finds nothing in its positions; the
     shuffled restarts win, the same way every time (each core shuffles with its own random numbers)."""
-    table = Table.dealt(find_game("general-sedgewick"), 11)
+    table = Table.dealt(find_game("general-sedgewick"), 1)
     first = cross_solve(table, Budget(nodes=cross_search.FIRST_RUN, seconds=None), core)
     assert first.verdict is Verdict.UNKNOWN
     result = cross_solve(table, Budget(nodes=200_000, seconds=None), core)

@@ -543,7 +543,7 @@ def test_hints_on_a_known_cross_position_walk_a_win_to_its_end() -> None:
         table.play(Move.parse(text))
     assert not table.codes("s")
     assert solve(table, Budget(nodes=None, seconds=10.0)).verdict is Verdict.SOLVED
-    for _ in range(80):  # the shortest win found here is 69 moves long
+    for _ in range(150):  # the win found here is 75 moves long; the hints keep to a plan and win in 105
         advice = hint(table, seed=0, history=history)
         assert advice.move is not None
         assert advice.chance == 1.0, advice.reason
