@@ -28,7 +28,7 @@ static inline int red_of(int c) { return suit_of(c) == 1 || suit_of(c) == 2; }
 #define NPILE 4
 #define MAXPILE 56
 #define MAXCHILD 192
-enum { TURN = 0, WASTE = 1, RESERVE = 2, PILE = 3 };
+enum { WASTE = 1, RESERVE = 2, PILE = 3 }; /* no step turns the hand alone: a waste step's count is its turns */
 #define UP (-1)
 enum { SOLVED_V = 0, UNSOLVABLE_V = 1, UNKNOWN_V = 2, FAILED_V = 3 };
 
@@ -527,9 +527,9 @@ PyDoc_STRVAR(solve_doc,
              "The first run takes the children in order for first_run positions, then shuffled runs of\n"
              "restart_unit times Luby's sequence. max_nodes, max_seconds: -1 for no limit. progress(nodes,\n"
              "seconds) is called every progress_every positions (a multiple of 1024). verdict: 0 solved, 1\n"
-             "unsolvable, 2 budget spent; steps: (kind, source, target, count), kinds 0 a turn of the hand or the\n"
-             "redeal, 1 the waste's top, 2 the reserve's top, 3 a column's top count cards; target -1 a\n"
-             "foundation (engine/canfield_search.py).");
+             "unsolvable, 2 budget spent; steps: (kind, source, target, count), kinds 1 the waste's top after\n"
+             "count turns of the hand (a redeal counting as one), 2 the reserve's top, 3 a column's top count\n"
+             "cards; target -1 a foundation (engine/canfield_search.py).");
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;

@@ -71,7 +71,7 @@ _PROGRESS_EVERY = 1 << 22
 """About a report a second."""
 
 Progress = Callable[[int, float], None]
-_TURN, _WASTE, _RESERVE, _COLUMN = 0, 1, 2, 3
+_WASTE, _RESERVE, _COLUMN = 1, 2, 3
 _UP = -1
 Step = tuple[int, int, int, int]
 """A step of the search: (kind, source column, target column or -1 for a foundation, count): for a column the
@@ -155,16 +155,15 @@ def fits(table: Table) -> bool:
     base = table.base_rank()
     if base is None:
         return False
+    suits: list[int] = []
     for pile_id in _FOUNDATIONS:
         codes = table.codes(pile_id)
         if not codes:
             continue
-        suit = SUIT_OF[codes[0]]
-        if any(SUIT_OF[c] != suit or RANK_OF[c] != (base - 1 + i) % 13 + 1 for i, c in enumerate(codes)):
+        suits.append(SUIT_OF[codes[0]])
+        if any(SUIT_OF[c] != suits[-1] or RANK_OF[c] != (base - 1 + i) % 13 + 1 for i, c in enumerate(codes)):
             return False
-    if len({SUIT_OF[table.codes(p)[0]] for p in _FOUNDATIONS if table.codes(p)}) != sum(
-        1 for p in _FOUNDATIONS if table.codes(p)
-    ):
+    if len(set(suits)) != len(suits):  # two foundations of one suit
         return False
     line = len(table.codes("s")) + len(table.codes("w"))
     return line <= MAX_LINE and len(table.codes("r")) <= MAX_RESERVE

@@ -189,8 +189,8 @@ def hint(
         # The compiled searches make many times the Python solver's positions in the same time: many more
         # samples, each judged by a real search.
         nodes *= CANFIELD_NODES_PER_NODE if search is _Search.CANFIELD else CORE_NODES_PER_NODE
-    if search in _PLANNED and not hidden:
-        known = _known_hint(table, moves, earlier, nodes, _PLANNED[search])
+    if search in _GAME_SEARCHES and not hidden:
+        known = _known_hint(table, moves, earlier, nodes, _GAME_SEARCHES[search][0])
         if known is not None:
             return known
     # With hidden cards, the compiled searches judge commitments (``_commitments``) rather than every move alone.
@@ -246,11 +246,14 @@ def hint(
     return Hint(best[0], table.describe(best[0]), tally.value, reason, len(worlds))
 
 
-_PLANNED: dict[_Search, Callable[[Table, Budget], SolveResult]] = {
-    _Search.CROSS: cross_search.solve,
-    _Search.CANFIELD: canfield_search.solve,
+_GAME_SEARCHES: dict[
+    _Search, tuple[Callable[[Table, Budget], SolveResult], Callable[[Table, int], tuple[Verdict, Move | None]]]
+] = {
+    _Search.CROSS: (cross_search.solve, cross_search.judge),
+    _Search.CANFIELD: (canfield_search.solve, canfield_search.judge),
 }
-"""The searches whose games' known positions keep to one plan (``_known_hint``), with the solve that makes it."""
+"""The games' own searches (no guide, so an undecided sample counts a half), each as the solve that makes a
+known position's plan (``_known_hint``) and the judge of a sample (``_search``)."""
 
 
 def _known_hint(
@@ -384,7 +387,7 @@ def _judge(
             continue
         start = (
             1
-            if search in _PLANNED  # no guide: an undecided sample counts a half (``_nearness``)
+            if search in _GAME_SEARCHES  # no guide: an undecided sample counts a half (``_nearness``)
             else max(1, klondike_core.guide(world) if search is _Search.CORE else guide(world))
         )
         seen: dict[bytes, tuple[Verdict, float]] = {}
@@ -427,11 +430,8 @@ def _search(world: Table, nodes: int, search: _Search) -> klondike_core.Judgemen
     """One judgement of a sample by ``search`` (``_searcher``), in one answer shape."""
     if search is _Search.CORE:
         return klondike_core.judge(world, nodes)
-    if search is _Search.CROSS:
-        verdict, first = cross_search.judge(world, nodes)
-        return klondike_core.Judgement(verdict, first, None)
-    if search is _Search.CANFIELD:
-        verdict, first = canfield_search.judge(world, nodes)
+    if search in _GAME_SEARCHES:
+        verdict, first = _GAME_SEARCHES[search][1](world, nodes)
         return klondike_core.Judgement(verdict, first, None)
     result = solve(world, Budget(nodes=nodes, seconds=None), compiled=False)
     first = result.moves[0] if result.moves else None

@@ -237,18 +237,22 @@ def test_positions_the_search_cannot_take_go_to_the_generic_search() -> None:
 
 
 def test_a_redeal_waits_for_a_play_in_fosters_game() -> None:
-    """With the hand out and nothing played from the waste this pass, Foster's game ends unless a waste card can
-    be played now: the search redeals only after such a play."""
-    table = make_table("canfield", ENDGAME, "play", **{"pass": 4, "waste_played": False})
+    """ENDGAME's waste in an order whose win turns the waste over: with the hand out and nothing played from the
+    waste this pass, no redeal is legal yet, and the search's win redeals only after a waste card is played."""
+    table = make_table(
+        "canfield", {**ENDGAME, "w": "6C 6S KS 4S 6H 5H 2C"}, "play", **{"pass": 4, "waste_played": False}
+    )
     assert Move("w", "s", 7) not in table.generate_moves()
     result = canfield_search.solve(table, Budget(nodes=200_000, seconds=None))
-    if result.verdict is Verdict.SOLVED:
-        board = table.copy()
-        played = False
-        for move in result.moves:
-            if move.src == "w" and move.dst == "s":
-                assert played, "a redeal before any waste card was played this pass"
-                played = False
-            elif move.src == "w":
-                played = True
-            board.play(move)
+    assert result.verdict is Verdict.SOLVED
+    redeals = 0
+    played = False
+    for move in result.moves:
+        if move.src == "w" and move.dst == "s":
+            assert played, "a redeal before any waste card was played this pass"
+            redeals += 1
+            played = False
+        elif move.src == "w":
+            played = True
+    assert redeals >= 1
+    assert replay(table, result.moves).foundation_count() == 52
