@@ -9,8 +9,8 @@ still prefers the move that makes most progress. Moves back to an earlier positi
 Budgets are counted in nodes, not seconds, so the same seed gives the same hint on any machine;
 ``nodes_for_seconds`` converts a time budget at a fixed rate. A Klondike-shaped game's samples are judged by the
 compiled core (``engine.klondike_core``), a cross game's by the compiled cross search (``engine.cross_search``),
-and Canfield's by its compiled search (``engine.canfield_search``), with many more samples and positions for the
-same budget.
+Canfield's by its compiled search (``engine.canfield_search``) and The Great Thirteen's by its own
+(``engine.thirteen_search``), with many more samples and positions for the same budget.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engine import canfield_search, cross_search, klondike_core
+from engine import canfield_search, cross_search, klondike_core, thirteen_search
 from engine.cards import UNKNOWN, full_deck
 from engine.errors import CadoganError
 from engine.moves import Move
@@ -54,6 +54,10 @@ CANFIELD_NODES_PER_NODE = 30
 """The same for Canfield's compiled search (``engine.canfield_search``), which makes about 1.2 million positions a
 CPU second in a hint's many short searches: at ``CORE_NODES_PER_NODE`` a "1 s" hint took 2-3 s of CPU where
 every sample is lost or undecided (Foster's deal 0, ``bench.hidden_play``); at this, under 1 s."""
+THIRTEEN_NODES_PER_NODE = 30
+"""The same for The Great Thirteen's compiled search (``engine.thirteen_search``, 1-3 million positions a CPU
+second): a known position's plan is searched from each earlier position and after each move (``_known_hint``),
+and a lost deal spends every search's whole share, about 0.5 s of CPU for a "1 s" hint."""
 _MAX_CORE_SAMPLES = 64
 _PLAN_LOOKBACK = 16  # earlier positions whose wins a known position may keep to (_known_hint)
 _CORE_NODES_PER_JUDGEMENT = 2_000  # samples are added while each (sample, move) judgement gets this many
@@ -65,6 +69,7 @@ class _Search(Enum):
     CORE = "the compiled Klondike core"
     CROSS = "the compiled cross search"
     CANFIELD = "the compiled Canfield search"
+    THIRTEEN = "the compiled Great Thirteen search"
     PYTHON = "the Python solver"
 
 
@@ -174,8 +179,8 @@ def hint(
     Moves that lead back to one of them, such as moving a run back where it came from, are left out unless no
     other move is left. A Klondike-shaped game's samples are judged by the compiled core (``CORE_NODES_PER_NODE``
     of its positions for each node), a cross game's (General Sedgewick, Four Seasons) by the compiled cross
-    search with the same budgets, and Canfield's by its own compiled search (``CANFIELD_NODES_PER_NODE``), unless
-    ``compiled`` is False (``_searcher``).
+    search with the same budgets, Canfield's and The Great Thirteen's by their own compiled searches
+    (``CANFIELD_NODES_PER_NODE``, ``THIRTEEN_NODES_PER_NODE``), unless ``compiled`` is False (``_searcher``).
     """
     moves = table.generate_moves()
     if not moves:
@@ -188,7 +193,7 @@ def hint(
     if search is not _Search.PYTHON:
         # The compiled searches make many times the Python solver's positions in the same time: many more
         # samples, each judged by a real search.
-        nodes *= CANFIELD_NODES_PER_NODE if search is _Search.CANFIELD else CORE_NODES_PER_NODE
+        nodes *= _NODES_PER_NODE.get(search, CORE_NODES_PER_NODE)
     if search in _GAME_SEARCHES and not hidden:
         known = _known_hint(table, moves, earlier, nodes, _GAME_SEARCHES[search][0])
         if known is not None:
@@ -251,9 +256,12 @@ _GAME_SEARCHES: dict[
 ] = {
     _Search.CROSS: (cross_search.solve, cross_search.judge),
     _Search.CANFIELD: (canfield_search.solve, canfield_search.judge),
+    _Search.THIRTEEN: (thirteen_search.solve, thirteen_search.judge),
 }
 """The games' own searches (no guide, so an undecided sample counts a half), each as the solve that makes a
 known position's plan (``_known_hint``) and the judge of a sample (``_search``)."""
+_NODES_PER_NODE = {_Search.CANFIELD: CANFIELD_NODES_PER_NODE, _Search.THIRTEEN: THIRTEEN_NODES_PER_NODE}
+"""A compiled search's positions for each node of a hint's budget, where not ``CORE_NODES_PER_NODE``."""
 
 
 def _known_hint(
@@ -263,8 +271,9 @@ def _known_hint(
     nodes: int,
     solver: Callable[[Table, Budget], SolveResult],
 ) -> Hint | None:
-    """A cross game's or Canfield's position with every card known (the pack or the hand seen through): the next
-    move of a win, kept from move to move, or None where no search finds one.
+    """A cross game's, Canfield's or The Great Thirteen's position with every card known (the pack or the hand
+    seen through; The Great Thirteen's packets lie face up): the next move of a win, kept from move to move, or
+    None where no search finds one.
 
     Following the first move of a win found afresh after every move wanders: each new search's win begins
     differently, cards go back and forth between packets, a move back is left out (``_fresh_moves``), and the
@@ -412,8 +421,8 @@ def _judge(
 
 def _searcher(table: Table, compiled: bool) -> _Search:
     """Which search judges the samples: the compiled Klondike core for its shape, the compiled cross search
-    for the cross games and Canfield's for Canfield (their undecided samples carry no nearness: they have no
-    guide), else the Python solver."""
+    for the cross games, Canfield's for Canfield and The Great Thirteen's for it (their undecided samples carry
+    no nearness: they have no guide), else the Python solver."""
     if compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None:
         return _Search.CORE
     # A table the cross search cannot take (a foundation out of sequence, a card face down on the cross) keeps
@@ -423,6 +432,8 @@ def _searcher(table: Table, compiled: bool) -> _Search:
         return _Search.CROSS
     if compiled and canfield_search.shape(table.game) is not None and canfield_search.fits(samples(table, 1, 0)[0]):
         return _Search.CANFIELD
+    if compiled and thirteen_search.takes(table.game) and thirteen_search.fits(samples(table, 1, 0)[0]):
+        return _Search.THIRTEEN
     return _Search.PYTHON
 
 

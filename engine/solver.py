@@ -103,9 +103,9 @@ def solve(
 
     A Klondike-shaped position goes to the compiled core (``engine.klondike_core``: depth-first, about a
     hundred times as many positions a second), a cross game's (General Sedgewick, Four Seasons) to the search
-    written for it (``engine.cross_search``, compiled too), and a Canfield position to its own compiled search
-    (``engine.canfield_search``), unless ``compiled`` is False; every other one is searched here, best-first
-    (default) or depth-first.
+    written for it (``engine.cross_search``, compiled too), a Canfield position to its own compiled search
+    (``engine.canfield_search``) and The Great Thirteen's to its own (``engine.thirteen_search``), unless
+    ``compiled`` is False; every other one is searched here, best-first (default) or depth-first.
     """
     hidden = unknown_count(table)
     if hidden:
@@ -125,6 +125,10 @@ def solve(
 
         if canfield_search.fits(table):
             return canfield_search.solve(table, budget, progress)
+        from engine import thirteen_search  # imported here: it imports this module
+
+        if thirteen_search.fits(table):
+            return thirteen_search.solve(table, budget, progress)
     start = time.process_time()
     search = _Search(table.copy(), budget, progress, start)
     verdict = _best_first(search) if best_first else search.run()

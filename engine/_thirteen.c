@@ -1,0 +1,474 @@
+/* The exact solver's search for The Great Thirteen, compiled.
+ *
+ * engine/thirteen_search.py says what the search does and why each of its rules keeps every win; this file is
+ * the search itself. Suit never matters in this game, so a card is its value (1..13). A position: the eight
+ * ground packets (values, bottom first), the length of each numeral column (its cards follow from its balcony
+ * card: the k-th numeral is worth (k + 1) times the balcony card, modulo thirteen) and how far the re-deal has
+ * gone. The key: a 64-bit hash of the packets (in place while a re-deal may come; as a set once none can),
+ * beside the columns' lengths (columns under balcony cards of one value sorted: they are interchangeable), the
+ * re-deal's place and the move just made (the rule that keeps two independent moves in one order depends on it).
+ * Depth-first, a first run in order, then shuffled runs of Luby lengths, each with a fresh table, as the other
+ * compiled searches (engine/_cross.c).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_search_table.h"
+
+#define NPACK 8
+#define NCOL 8
+#define FULL 12     /* numerals in a complete column, the last its king */
+#define MAXPACK 104 /* every card of two packs */
+#define MAXCHILD (NPACK * NCOL + 1)
+enum { PLACE = 0, REDEAL = 1 };
+enum { SOLVED_V = 0, UNSOLVABLE_V = 1, UNKNOWN_V = 2, FAILED_V = 3 };
+
+/* A step: a packet's top card onto a column (PLACE; ``cls_len`` the column's length before it, for the
+ * independence rule), or a packet re-dealt (REDEAL: column -1, ``cls_len`` the packet's cards). */
+typedef struct {
+    int8_t kind, packet, column, cls_len;
+} Step;
+
+typedef struct {
+    Step child[MAXCHILD];
+    int n, next, fills;
+    int nall;
+    uint16_t all[MAXCHILD]; /* every placement legal here, cut or not, as step_class keys */
+    Step made;
+    int undo; /* the re-deal's place before a re-deal */
+} Frame;
+
+typedef struct {
+    /* the game */
+    int bal[NCOL];
+    int order[NCOL]; /* the columns by balcony value: columns of one value together */
+    /* the position */
+    uint8_t pk[NPACK][MAXPACK];
+    uint64_t ph[NPACK][MAXPACK + 1]; /* a packet's hash after each of its cards (ph[p][0] = 0) */
+    int plen[NPACK];
+    int len[NCOL];
+    int redealt; /* packets at places below it are never re-dealt again (the engine's hook state) */
+    /* the budget, shared by every run */
+    long long nodes, max_nodes, progress_every;
+    double start, deadline;
+    PyObject *progress;
+    int out_of_time, interrupted;
+    size_t max_entries;
+    /* this run */
+    PairSet seen;
+    uint64_t rng;
+    int shuffle, independence;
+} Search;
+
+static inline int reduce13(int total) { return (total - 1) % 13 + 1; }
+
+/* The value column ``c`` takes next: its (len + 2)-th multiple of the balcony card; 0 when complete. */
+static inline int s_wanted(const Search *s, int c) {
+    return s->len[c] >= FULL ? 0 : reduce13((s->len[c] + 2) * s->bal[c]);
+}
+
+static inline void push_card(Search *s, int p, int v) {
+    int n = s->plen[p]++;
+    s->pk[p][n] = (uint8_t)v;
+    s->ph[p][n + 1] = mix64(s->ph[p][n] * 31 + (uint64_t)v + 1);
+}
+
+static inline int s_top(const Search *s, int p) { return s->plen[p] ? s->pk[p][s->plen[p] - 1] : 0; }
+
+/* The packet the re-deal takes next: the first at or right of the re-deal's place holding cards; -1 for none. */
+static inline int s_next_redeal(const Search *s) {
+    for (int p = s->redealt; p < NPACK; p++)
+        if (s->plen[p]) return p;
+    return -1;
+}
+
+static inline int s_won(const Search *s) {
+    for (int c = 0; c < NCOL; c++)
+        if (s->len[c] < FULL) return 0;
+    return 1;
+}
+
+/* The packets' hash: in place while a re-deal may come (the re-deal deals by place), as a set once none can. */
+static inline uint64_t s_key1(const Search *s) {
+    int endgame = s_next_redeal(s) < 0;
+    uint64_t h = 0;
+    for (int p = 0; p < NPACK; p++) h += mix64(s->ph[p][s->plen[p]] + (endgame ? 0 : (uint64_t)(p + 1) << 56));
+    return h | (uint64_t)1 << 63;
+}
+
+/* The columns' lengths (sorted within each balcony value), the re-deal's place and the move just made. */
+static inline uint64_t s_key2(const Search *s, Step last) {
+    uint64_t k = 0;
+    int i = 0;
+    while (i < NCOL) {
+        int j = i, lens[NCOL], n = 0;
+        while (j < NCOL && s->bal[s->order[j]] == s->bal[s->order[i]]) lens[n++] = s->len[s->order[j++]];
+        for (int a = 1; a < n; a++)
+            for (int b = a; b > 0 && lens[b - 1] > lens[b]; b--) {
+                int t = lens[b];
+                lens[b] = lens[b - 1];
+                lens[b - 1] = t;
+            }
+        for (int a = 0; a < n; a++) k = k << 4 | (uint64_t)lens[a];
+        i = j;
+    }
+    k |= (uint64_t)s->redealt << 32;
+    if (s->independence && last.kind == PLACE)
+        k |= ((uint64_t)(last.packet + 1) | (uint64_t)s->bal[(int)last.column] << 4 | (uint64_t)last.cls_len << 8)
+             << 36;
+    return k;
+}
+
+static inline int step_class(const Search *s, Step st) {
+    return st.packet << 8 | s->bal[(int)st.column] << 4 | st.cls_len;
+}
+
+/* Whether ``b``, a placement here, is cut by the independence rule: the parent could make it too (the same
+ * packet's top onto a column of the same class: balcony value and length), it comes before the move just made
+ * (``a``) in the order, and the two commute. Then the parent's child ``b`` followed by ``a`` reaches the same
+ * position, and the search keeps that order. Only what the position and ``a`` determine is asked (the parent's
+ * legal placements, not those it kept), so the transposition table's key holds all the rule depends on. */
+static int s_cut(const Search *s, const Frame *parent, Step a, Step b) {
+    if (b.packet == a.packet || s->plen[(int)b.packet] == 1) return 0;
+    int bkey = step_class(s, b);
+    if (bkey >= step_class(s, a)) return 0;
+    int found = 0;
+    for (int k = 0; k < parent->nall && !found; k++) found = parent->all[k] == bkey;
+    if (!found) return 0;
+    if (!parent->fills) {
+        /* a was added to a column: b first must not open a vacancy's fill (Rule II would then forbid a) */
+        int n = s->plen[(int)b.packet];
+        if (n >= 2) {
+            int under = s->pk[(int)b.packet][n - 2];
+            for (int c = 0; c < NCOL; c++)
+                if (!s->len[c] && reduce13(2 * s->bal[c]) == under) return 0;
+        }
+    }
+    return 1;
+}
+
+static inline uint64_t next_random(Search *s) {
+    s->rng += 0x9E3779B97F4A7C15ull;
+    return mix64(s->rng);
+}
+
+/* The children of the position: the placements (Rule II: a vacancy's fills alone while there are any), one
+ * column of each class, cut by the independence rule; where none, the re-deal of the next packet. */
+static void children(Search *s, Frame *f, const Frame *parent) {
+    f->n = 0;
+    f->next = 0;
+    f->fills = 0;
+    f->nall = 0;
+    int fills = 0;
+    for (int c = 0; c < NCOL && !fills; c++) {
+        if (s->len[c]) continue;
+        int want = s_wanted(s, c);
+        for (int p = 0; p < NPACK; p++)
+            if (s_top(s, p) == want) fills = 1;
+    }
+    f->fills = fills;
+    for (int i = 0; i < NCOL; i++) {
+        int c = s->order[i];
+        if (s->len[c] >= FULL || (fills && s->len[c])) continue;
+        int dup = 0;
+        for (int j = 0; j < i && !dup; j++) {
+            int d = s->order[j];
+            dup = s->bal[d] == s->bal[c] && s->len[d] == s->len[c];
+        }
+        if (dup) continue;
+        int want = s_wanted(s, c);
+        for (int p = 0; p < NPACK; p++) {
+            if (s_top(s, p) != want) continue;
+            Step st = {PLACE, (int8_t)p, (int8_t)c, (int8_t)s->len[c]};
+            f->all[f->nall++] = (uint16_t)step_class(s, st);
+            if (s->independence && parent && f->made.kind == PLACE && s_cut(s, parent, f->made, st)) continue;
+            f->child[f->n++] = st;
+        }
+    }
+    if (f->nall == 0) { /* nothing can be placed (placements cut by the rule count): the re-deal */
+        int p = s_next_redeal(s);
+        if (p >= 0) f->child[f->n++] = (Step){REDEAL, (int8_t)p, -1, (int8_t)s->plen[p]};
+    }
+    if (s->shuffle)
+        for (int i = f->n - 1; i > 0; i--) {
+            int j = (int)(next_random(s) % (uint64_t)(i + 1));
+            Step t = f->child[i];
+            f->child[i] = f->child[j];
+            f->child[j] = t;
+        }
+}
+
+/* Makes a step; returns what undo needs (the re-deal's place before a re-deal). */
+static int s_do(Search *s, Step st) {
+    if (st.kind == PLACE) {
+        s->plen[(int)st.packet]--;
+        s->len[(int)st.column]++;
+        return 0;
+    }
+    int p = st.packet, n = s->plen[p], before = s->redealt;
+    uint8_t cards[MAXPACK];
+    memcpy(cards, s->pk[p], (size_t)n);
+    s->plen[p] = 0;
+    /* turned face down and dealt out: its bottom card first, on the place to its right, round from No. 8 */
+    for (int k = 0; k < n; k++) push_card(s, (p + 1 + k) % NPACK, cards[k]);
+    s->redealt = p + 1;
+    return before;
+}
+
+static void s_undo(Search *s, Step st, int undo) {
+    if (st.kind == PLACE) { /* the card is put back (a re-deal since may have dealt over its old slot) */
+        s->len[(int)st.column]--;
+        push_card(s, st.packet, s_wanted(s, st.column));
+        return;
+    }
+    int p = st.packet, n = st.cls_len;
+    uint8_t cards[MAXPACK];
+    for (int k = n - 1; k >= 0; k--) { /* the last card dealt lies on top of its place */
+        int q = (p + 1 + k) % NPACK;
+        cards[k] = s->pk[q][--s->plen[q]];
+    }
+    for (int k = 0; k < n; k++) push_card(s, p, cards[k]);
+    s->redealt = undo;
+}
+
+static int s_spent(Search *s) { return s->out_of_time || (s->max_nodes >= 0 && s->nodes >= s->max_nodes); }
+
+static void s_count(Search *s) {
+    s->nodes++;
+    if ((s->nodes & 1023) == 0) {
+        double now = cpu_now();
+        s->out_of_time = s->deadline >= 0 && now >= s->deadline;
+        if (s->nodes % s->progress_every == 0) {
+            if (PyErr_CheckSignals() < 0) {
+                s->interrupted = 1;
+                s->out_of_time = 1;
+                return;
+            }
+            if (s->progress && s->progress != Py_None) {
+                PyObject *r = PyObject_CallFunction(s->progress, "Ld", s->nodes, now - s->start);
+                if (!r) {
+                    s->interrupted = 1;
+                    s->out_of_time = 1;
+                    return;
+                }
+                Py_DECREF(r);
+            }
+        }
+    }
+}
+
+/* One run from the position in ``s``: until a win (its steps in ``path``), the end of every position reachable,
+ * ``cap`` new positions (-1: none), or the budget. The position is put back as it was. */
+static int run_search(Search *s, long long cap, Step **path, int *path_len) {
+    *path = NULL;
+    *path_len = 0;
+    if (s_won(s)) return SOLVED_V;
+    pair_clear(&s->seen);
+    s->seen.max_entries = s->max_entries;
+    Step none = {-1, -1, -1, 0};
+    if (pair_add(&s->seen, s_key1(s), s_key2(s, none)) < 0) return FAILED_V;
+    long long made_here = 0;
+    int depth_cap = 128, top = 0, verdict = UNSOLVABLE_V;
+    Frame *stack = malloc((size_t)depth_cap * sizeof(Frame));
+    if (!stack) return FAILED_V;
+    stack[0].made = none;
+    children(s, &stack[0], NULL);
+    while (top >= 0) {
+        Frame *f = &stack[top];
+        if (f->next == f->n) {
+            if (f->made.kind >= 0) s_undo(s, f->made, f->undo);
+            top--;
+            continue;
+        }
+        Step st = f->child[f->next++];
+        int u = s_do(s, st);
+        if (s_won(s)) {
+            Step *out = malloc((size_t)(top + 1) * sizeof(Step));
+            if (!out) {
+                s_undo(s, st, u);
+                verdict = FAILED_V;
+                break;
+            }
+            for (int k = 1; k <= top; k++) out[k - 1] = stack[k].made;
+            out[top] = st;
+            *path = out;
+            *path_len = top + 1;
+            s_undo(s, st, u);
+            verdict = SOLVED_V;
+            break;
+        }
+        if (s_spent(s) || made_here == cap) {
+            s_undo(s, st, u);
+            verdict = UNKNOWN_V;
+            break;
+        }
+        int added = pair_add(&s->seen, s_key1(s), s_key2(s, st));
+        if (added <= 0) {
+            s_undo(s, st, u);
+            if (added == 0) continue;
+            verdict = UNKNOWN_V; /* out of table: as if the budget were spent */
+            break;
+        }
+        made_here++;
+        s_count(s);
+        if (top + 1 == depth_cap) {
+            Frame *bigger = realloc(stack, (size_t)depth_cap * 2 * sizeof(Frame));
+            if (!bigger) {
+                s_undo(s, st, u);
+                verdict = FAILED_V;
+                break;
+            }
+            stack = bigger;
+            depth_cap *= 2;
+        }
+        top++;
+        stack[top].made = st;
+        stack[top].undo = u;
+        children(s, &stack[top], &stack[top - 1]);
+    }
+    /* a win or a stop leaves the frames' steps made: take them back, deepest first */
+    if (verdict != UNSOLVABLE_V)
+        for (; top >= 1; top--) s_undo(s, stack[top].made, stack[top].undo);
+    free(stack);
+    pair_clear(&s->seen);
+    return verdict;
+}
+
+/* Reads the position from solve's arguments into ``s``; 0 where one is out of range. */
+static int s_load(Search *s, const char *balcony, Py_ssize_t blen, const char *lengths, Py_ssize_t llen,
+                  PyObject *packets, int redealt) {
+    int count[14] = {0};
+    if (blen != NCOL || llen != NCOL || redealt < 0 || redealt > NPACK) return 0;
+    if (!PyList_Check(packets) || PyList_Size(packets) != NPACK) return 0;
+    for (int c = 0; c < NCOL; c++) {
+        s->bal[c] = (uint8_t)balcony[c];
+        s->len[c] = (uint8_t)lengths[c];
+        if (s->bal[c] < 1 || s->bal[c] > 12 || s->len[c] > FULL) return 0;
+        count[s->bal[c]]++;
+        for (int k = 0; k < s->len[c]; k++) count[reduce13((k + 2) * s->bal[c])]++;
+    }
+    for (int p = 0; p < NPACK; p++) {
+        char *buf;
+        Py_ssize_t n;
+        PyObject *item = PyList_GET_ITEM(packets, p);
+        if (!PyBytes_Check(item) || PyBytes_AsStringAndSize(item, &buf, &n) < 0 || n > MAXPACK) return 0;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            int v = (uint8_t)buf[k];
+            if (v < 1 || v > 13) return 0;
+            count[v]++;
+            push_card(s, p, v);
+        }
+    }
+    for (int v = 1; v <= 13; v++)
+        if (count[v] != 8) return 0; /* two packs: eight cards of each value */
+    for (int i = 0; i < NCOL; i++) s->order[i] = i;
+    for (int a = 1; a < NCOL; a++)
+        for (int b = a; b > 0 && s->bal[s->order[b - 1]] > s->bal[s->order[b]]; b--) {
+            int t = s->order[b];
+            s->order[b] = s->order[b - 1];
+            s->order[b - 1] = t;
+        }
+    s->redealt = redealt;
+    return 1;
+}
+
+PyDoc_STRVAR(solve_doc,
+             "solve(balcony, lengths, packets, redealt, independence, first_run, restart_unit, max_nodes,\n"
+             "      max_seconds, max_entries, progress, progress_every) -> (verdict, steps, nodes, seconds)\n\n"
+             "balcony: 8 bytes, the balcony cards' values (1..12); lengths: 8 bytes, the numeral columns'\n"
+             "lengths (0..12); packets: 8 bytes objects, the ground packets' values bottom first; every value\n"
+             "eight times in all. redealt: the engine's re-deal place (0..8). independence: two independent\n"
+             "placements in one order only. The first run takes the children in order for first_run positions\n"
+             "(-1: no limit), then shuffled runs of restart_unit times Luby's sequence. max_nodes, max_seconds:\n"
+             "-1 for no limit. progress(nodes, seconds) is called every progress_every positions (a multiple of\n"
+             "1024). verdict: 0 solved, 1 unsolvable, 2 budget spent; steps: (kind, packet, column, count), kind\n"
+             "0 the packet's top onto the column, 1 the packet re-dealt (count: its cards)\n"
+             "(engine/thirteen_search.py).");
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *balcony, *lengths;
+    Py_ssize_t blen, llen;
+    int redealt, independence;
+    PyObject *packets, *progress;
+    long long first_run, restart_unit, max_nodes, max_entries, progress_every;
+    double max_seconds;
+    if (!PyArg_ParseTuple(args, "y#y#OipLLLdLOL", &balcony, &blen, &lengths, &llen, &packets, &redealt,
+                          &independence, &first_run, &restart_unit, &max_nodes, &max_seconds, &max_entries,
+                          &progress, &progress_every))
+        return NULL;
+    if (restart_unit < 1 || max_entries < 1 || progress_every < 1024 || progress_every % 1024) {
+        PyErr_SetString(PyExc_ValueError, "a budget The Great Thirteen's search cannot take (see solve's doc)");
+        return NULL;
+    }
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) return PyErr_NoMemory();
+    if (!s_load(s, balcony, blen, lengths, llen, packets, redealt)) {
+        free(s);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "a position The Great Thirteen's search cannot take: a value out of range, a column "
+                            "or packet too long, or not eight cards of each value (see solve's doc)");
+        return NULL;
+    }
+    s->independence = independence;
+    s->max_nodes = max_nodes;
+    s->max_entries = (size_t)max_entries;
+    s->progress = progress;
+    s->progress_every = progress_every;
+    s->start = cpu_now();
+    s->deadline = max_seconds >= 0 ? s->start + max_seconds : -1;
+    Step *path = NULL;
+    int path_len = 0;
+    int verdict = run_search(s, first_run, &path, &path_len);
+    for (long long run = 1; verdict == UNKNOWN_V && !s_spent(s); run++) {
+        s->shuffle = 1;
+        s->rng = (uint64_t)run;
+        verdict = run_search(s, restart_unit * luby(run), &path, &path_len);
+    }
+    double seconds = cpu_now() - s->start;
+    long long nodes = s->nodes;
+    int interrupted = s->interrupted;
+    free(s);
+    if (interrupted && PyErr_Occurred()) {
+        free(path);
+        return NULL;
+    }
+    if (verdict == FAILED_V) {
+        free(path);
+        return PyErr_NoMemory();
+    }
+    PyObject *steps = PyList_New(path_len);
+    if (!steps) {
+        free(path);
+        return NULL;
+    }
+    for (int k = 0; k < path_len; k++) {
+        PyObject *t = Py_BuildValue("(iiii)", path[k].kind, path[k].packet, path[k].column, path[k].cls_len);
+        if (!t) {
+            free(path);
+            Py_DECREF(steps);
+            return NULL;
+        }
+        PyList_SET_ITEM(steps, k, t);
+    }
+    free(path);
+    return Py_BuildValue("(iNLd)", verdict, steps, nodes, seconds);
+}
+
+static PyMethodDef module_methods[] = {
+    {"solve", py_solve, METH_VARARGS, solve_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine._thirteen",
+    "The compiled search of The Great Thirteen (engine/thirteen_search.py).", -1, module_methods, NULL, NULL, NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__thirteen(void) { return PyModule_Create(&module); }

@@ -1,0 +1,204 @@
+"""The Great Thirteen's compiled search (``engine.thirteen_search``): which games and positions it takes, agreement
+with a plain exhaustive search over the engine's own moves (before and after the last re-deal, with and without
+the rule that keeps independent placements in one order), seeded deals won and replayed through ``Table.play``,
+budgets, and the hints it judges."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import hint as hints
+from engine import thirteen_search
+from engine.formats import table_from_json, table_to_json
+from engine.games import GAMES, find_game
+from engine.games.great_thirteen import GROUND, NUMERALS, won
+from engine.moves import Move
+from engine.solver import Budget, Verdict, solve
+from engine.table import Outcome, Table
+
+GAME = find_game("the-great-thirteen")
+
+
+def test_the_search_takes_exactly_the_great_thirteen() -> None:
+    assert {game.name for game in GAMES if thirteen_search.takes(game)} == {"the-great-thirteen"}
+
+
+def test_the_compiled_search_is_built() -> None:
+    """The package's install builds ``engine._thirteen`` (gcc and the Python headers, which ``run`` installs)."""
+    assert thirteen_search.COMPILED
+
+
+def _win(seed: int) -> tuple[Table, tuple[Move, ...]]:
+    table = Table.dealt(GAME, seed)
+    result = thirteen_search.solve(table, Budget(nodes=5_000_000, seconds=None))
+    assert result.verdict is Verdict.SOLVED
+    return table, result.moves
+
+
+def _plain(table: Table, limit: int = 100_000) -> bool | None:
+    """Win reachable? Every legal move of the engine, positions told apart by every card's suit and place, no
+    rule of the search's (None: too big)."""
+    seen = {table.key()}
+    stack = [iter(table.generate_moves())]
+    while stack:
+        move = next(stack[-1], None)
+        if move is None:
+            stack.pop()
+            if stack:
+                table.pop()
+            continue
+        table.push(move)
+        if won(table):
+            return True
+        key = table.key()
+        if key in seen:
+            table.pop()
+            continue
+        seen.add(key)
+        if len(seen) > limit:
+            return None
+        stack.append(iter(table.generate_moves()))
+    return False
+
+
+def _shuffled_ground(table: Table, rng: random.Random) -> Table:
+    """``table`` with its ground cards dealt anew into the same packet sizes: another position, won or lost."""
+    data = table_to_json(table)
+    piles = data["piles"]
+    cards = [card for g in GROUND for card in piles[g]]
+    rng.shuffle(cards)
+    for g in GROUND:
+        size = len(piles[g])
+        piles[g], cards = cards[:size], cards[size:]
+    return table_from_json(data)
+
+
+def _vacated(table: Table, rng: random.Random) -> Table:
+    """``table`` with its shortest column's cards put back on top of random ground packets, the first it took
+    uppermost: a vacancy, which Rule II fills before any card is added to a column."""
+    data = table_to_json(table)
+    piles = data["piles"]
+    column = min(NUMERALS, key=lambda n: len(piles[n]))
+    for card in reversed(piles[column]):
+        piles[rng.choice(GROUND)].append(card)
+    piles[column] = []
+    return table_from_json(data)
+
+
+@pytest.mark.parametrize(("seed", "first"), [(6, 60), (5, 75), (0, 70), (3, 72)])
+def test_the_search_agrees_with_a_plain_search(seed: int, first: int) -> None:
+    """Positions along a win with the ground cards shuffled (before the last re-deal where ``first`` is early
+    enough, after it otherwise), near the end a column emptied too: the values for cards, the columns and (after
+    the last re-deal) packets as sets, and the one order of independent placements never turn a win into a loss
+    nor the reverse."""
+    table, moves = _win(seed)
+    board = table.copy()
+    positions: list[Table] = []
+    rng = random.Random(seed)
+    for index, move in enumerate(moves):
+        if index >= first and index % 4 == 0:
+            positions += [board.copy(), _shuffled_ground(board, rng), _shuffled_ground(board, rng)]
+            vacated = [_vacated(board, rng)] if index >= 76 else []
+            positions += vacated + [_shuffled_ground(table, rng) for table in vacated]
+        board.play(move)
+    verdicts = []
+    for position in positions:
+        plain = _plain(position.copy())
+        if plain is None:
+            continue
+        for independence in (True, False):
+            verdict, _, _, _ = thirteen_search._search(
+                position, Budget(nodes=2_000_000, seconds=None), None, independence=independence
+            )
+            assert verdict is (Verdict.SOLVED if plain else Verdict.UNSOLVABLE), (table_to_json(position), independence)
+        verdicts.append(plain)
+    assert len(verdicts) >= 12
+    assert True in verdicts
+    assert False in verdicts
+
+
+@pytest.mark.parametrize("seed", [0, 3, 5, 6])
+def test_seeded_deals_are_won_and_replay(seed: int) -> None:
+    table = Table.dealt(GAME, seed)
+    before = table.key()
+    result = solve(table, Budget(seconds=30.0))  # the solver hands it to this search
+    assert result.verdict is Verdict.SOLVED
+    assert table.key() == before
+    board = table.copy()
+    for move in result.moves:
+        board.play(move)
+    assert board.outcome() is Outcome.WON
+    assert sum(move.dst.startswith("n") for move in result.moves) == 96  # every ground card placed
+
+
+def test_a_position_with_nothing_to_place_and_no_re_deal_left_is_lost() -> None:
+    table, moves = _win(3)
+    board = table.copy()
+    for move in moves[:80]:
+        board.play(move)
+    # The last re-deal is behind (move 68): the ground cards dealt anew until nothing can be placed.
+    stuck = None
+    rng = random.Random(1)
+    for _ in range(200):
+        candidate = _shuffled_ground(board, rng)
+        if not candidate.generate_moves():
+            stuck = candidate
+            break
+    assert stuck is not None
+    result = thirteen_search.solve(stuck, Budget(nodes=1_000, seconds=None))
+    assert result.verdict is Verdict.UNSOLVABLE
+    assert result.nodes == 0
+
+
+def test_a_budget_leaves_a_deal_undecided_and_reports_progress() -> None:
+    """Deal 2 is neither won nor proved lost within 100,000 positions (nor within 30 s)."""
+    table = Table.dealt(GAME, 2)
+    calls: list[tuple[int, float]] = []
+    verdict, steps, nodes, _ = thirteen_search._search(
+        table, Budget(nodes=100_000, seconds=None), lambda n, s: calls.append((n, s))
+    )
+    assert verdict is Verdict.UNKNOWN
+    assert not steps
+    assert 100_000 <= nodes < 110_000
+    result = thirteen_search.solve(
+        table, Budget(nodes=2 * thirteen_search._PROGRESS_EVERY + 1, seconds=None), lambda n, s: calls.append((n, s))
+    )
+    assert result.verdict is Verdict.UNKNOWN
+    assert [n for n, _ in calls] == [thirteen_search._PROGRESS_EVERY, 2 * thirteen_search._PROGRESS_EVERY]
+
+
+def test_positions_it_cannot_take() -> None:
+    table = Table.dealt(GAME, 0)
+    assert thirteen_search.fits(table)
+    assert not thirteen_search.fits(Table.dealt(find_game("klondike"), 0))
+    data = table_to_json(table)
+    data["piles"]["g1"][0] = "??"
+    assert not thirteen_search.fits(table_from_json(data))
+    data = table_to_json(table)
+    data["piles"]["n1"] = data["piles"]["g1"][-1:]  # a numeral the balcony card does not build
+    data["piles"]["g1"] = data["piles"]["g1"][:-1]
+    assert not thirteen_search.fits(table_from_json(data))
+    with pytest.raises(ValueError, match="cannot take"):
+        thirteen_search.solve(Table.dealt(find_game("klondike"), 0))
+
+
+def test_hints_follow_a_win_found_by_the_search() -> None:
+    """A dealt Great Thirteen table shows every card: the hint is the next move of a win, the same every time,
+    and played hint by hint it wins."""
+    table = Table.dealt(GAME, 5)
+    assert hints._searcher(table, compiled=True) is hints._Search.THIRTEEN
+    board = table.copy()
+    history: list[Table] = []
+    for _ in range(130):
+        if board.outcome() is not None:
+            break
+        advice = hints.hint(board, nodes=hints.nodes_for_seconds(1.0), seed=0, history=history)
+        assert advice.move is not None
+        assert advice.chance == 1.0
+        if not history:
+            assert hints.hint(board, nodes=hints.nodes_for_seconds(1.0), seed=0) == advice
+        history.append(board.copy())
+        board.play(advice.move)
+    assert board.outcome() is Outcome.WON
