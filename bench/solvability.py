@@ -27,7 +27,7 @@ from typing import cast
 from engine.errors import CadoganError
 from engine.games import find_game
 from engine.solver import Budget, Verdict, replay, solve
-from engine.table import Table
+from engine.table import Outcome, Table
 
 GAMES = ("klondike/draw3", "klondike/modern", "klondike", "canfield", "canfield/modern", "general-sedgewick")
 
@@ -56,7 +56,7 @@ def solve_deal(job: tuple[str, int, float]) -> dict[str, object]:
     replays = True
     if result.verdict is Verdict.SOLVED:
         try:
-            replays = replay(table, result.moves).foundation_count() == game.card_count
+            replays = replay(table, result.moves).outcome() is Outcome.WON  # The Great Thirteen has no foundations
         except CadoganError:
             replays = False
     return {

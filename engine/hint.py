@@ -432,7 +432,7 @@ def _searcher(table: Table, compiled: bool) -> _Search:
         return _Search.CROSS
     if compiled and canfield_search.shape(table.game) is not None and canfield_search.fits(samples(table, 1, 0)[0]):
         return _Search.CANFIELD
-    if compiled and thirteen_search.takes(table.game) and thirteen_search.fits(samples(table, 1, 0)[0]):
+    if compiled and thirteen_search.takes(table.game) and thirteen_search.fits(samples(table, 1, 0)[0], hindsight=True):
         return _Search.THIRTEEN
     return _Search.PYTHON
 

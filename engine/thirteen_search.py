@@ -76,13 +76,17 @@ def takes(game: Game) -> bool:
     return COMPILED and game is THE_GREAT_THIRTEEN
 
 
-def fits(table: Table) -> bool:
+def fits(table: Table, *, hindsight: bool = False) -> bool:
     """Whether this search takes the position: The Great Thirteen, the search built, every card known and face up,
-    each balcony card in place and every numeral column as its balcony card builds it."""
+    each balcony card in place and every numeral column as its balcony card builds it. ``hindsight``: a ground
+    packet's face-down cards are taken as known too (a hint's sample of the cards a camera has not seen under
+    the packets' tops: the player may look at them, the search reads them as the sample has them)."""
     if not takes(table.game) or table.faces or len(table.hook_state) != 1:
         return False
     for pile_id in table.pile_ids:
-        if UNKNOWN in table.codes(pile_id) or table.face_down_count(pile_id):
+        if UNKNOWN in table.codes(pile_id):
+            return False
+        if table.face_down_count(pile_id) and not (hindsight and pile_id in GROUND):
             return False
     for b, n in zip(BALCONY, NUMERALS, strict=True):
         balcony, column = table.codes(b), table.codes(n)
@@ -102,18 +106,18 @@ def solve(table: Table, budget: Budget | None = None, progress: Progress | None 
 
 
 def judge(table: Table, nodes: int) -> tuple[Verdict, Move | None]:
-    """A search of at most ``nodes`` positions for a hint: the verdict, and for ``SOLVED`` the first move of the
-    win found, without replaying the whole win as ``solve`` does."""
-    verdict, steps, _, _ = _search(table, Budget(nodes=nodes, seconds=None), None)
+    """A search of at most ``nodes`` positions for a hint's sample (``fits`` in hindsight): the verdict, and for
+    ``SOLVED`` the first move of the win found, without replaying the whole win as ``solve`` does."""
+    verdict, steps, _, _ = _search(table, Budget(nodes=nodes, seconds=None), None, hindsight=True)
     return verdict, _engine_move(table, steps[0]) if verdict is Verdict.SOLVED and steps else None
 
 
 def _search(
-    table: Table, budget: Budget, progress: Progress | None, *, independence: bool = True
+    table: Table, budget: Budget, progress: Progress | None, *, independence: bool = True, hindsight: bool = False
 ) -> tuple[Verdict, list[Step], int, float]:
     """The compiled runs: the verdict, the win's steps as found, positions made and CPU seconds.
     ``independence``: the rule that keeps two independent placements in one order (off only to test it)."""
-    if not fits(table):
+    if not fits(table, hindsight=hindsight):
         raise ValueError(f"The Great Thirteen's search cannot take this {table.game.name} position")
     assert _thirteen is not None  # fits says it was built
     code, steps, nodes, seconds = _thirteen.solve(

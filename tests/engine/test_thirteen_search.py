@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from cadogan.__main__ import main
 from engine import hint as hints
 from engine import thirteen_search
 from engine.formats import table_from_json, table_to_json
@@ -202,3 +203,40 @@ def test_hints_follow_a_win_found_by_the_search() -> None:
         history.append(board.copy())
         board.play(advice.move)
     assert board.outcome() is Outcome.WON
+
+
+def test_cli_solves_a_seeded_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "the-great-thirteen", "--seed", "6", "--budget", "10s"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "solved"
+    table = Table.dealt(GAME, 6)
+    for notation in lines[1:]:
+        table.play(notation)
+    assert table.outcome() is Outcome.WON
+
+
+def test_the_solvability_bench_replays_its_wins() -> None:
+    """``bench.solvability`` checks a win by the game's own outcome: The Great Thirteen has no foundations."""
+    from bench.solvability import solve_deal
+
+    record = solve_deal(("the-great-thirteen", 3, 10.0))
+    assert record["verdict"] == "solved"
+    assert record["replays"] is True
+
+
+def test_hints_with_the_packets_unseen_judge_samples_by_the_search() -> None:
+    """A camera sees only each packet's top card: the hint samples the cards under them, and this search judges
+    each sample in hindsight (the player may look under the packets), the same hint for the same seed."""
+    data = table_to_json(Table.dealt(GAME, 0))
+    for g in GROUND:
+        data["piles"][g] = ["??"] * (len(data["piles"][g]) - 1) + data["piles"][g][-1:]
+    table = table_from_json(data)
+    assert not thirteen_search.fits(table)
+    assert thirteen_search.fits(hints.samples(table, 1, 0)[0], hindsight=True)
+    assert not thirteen_search.fits(hints.samples(table, 1, 0)[0])  # solve replays through the engine: all seen
+    assert hints._searcher(table, compiled=True) is hints._Search.THIRTEEN
+    advice = hints.hint(table, nodes=hints.nodes_for_seconds(1.0), seed=3)
+    assert advice.move in table.generate_moves()
+    assert advice.samples == 64
+    assert 0.0 < advice.chance < 1.0
+    assert hints.hint(table, nodes=hints.nodes_for_seconds(1.0), seed=3) == advice
