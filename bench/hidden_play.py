@@ -37,13 +37,23 @@ from engine.table import Outcome, Stage, Table
 
 
 def camera_memory(table: Table, seen: set[int]) -> Table:
-    """``table`` as a companion knows it: face-down cards unknown unless seen face up before (``seen``)."""
+    """``table`` as a companion knows it: face-down cards unknown unless seen face up before (``seen``); the
+    game's own state (Sly's round, The Great Thirteen's re-deal) as the table has it."""
     piles = [
         [UNKNOWN if k < table.face_down_count(p) and c not in seen else c for k, c in enumerate(table.codes(p))]
         for p in table.pile_ids
     ]
     downs = [table.face_down_count(p) for p in table.pile_ids]
-    return Table(table.game, piles, downs, passes=table.passes, waste_played=table.waste_played, stage=table.stage)
+    return Table(
+        table.game,
+        piles,
+        downs,
+        passes=table.passes,
+        waste_played=table.waste_played,
+        stage=table.stage,
+        faces=table.faces,
+        hook_state=table.hook_state,
+    )
 
 
 def watch(table: Table, seen: set[int]) -> Table:

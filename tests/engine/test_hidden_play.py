@@ -1,4 +1,5 @@
-"""``bench.hidden_play``'s paired games: a deal told against another version's record of it."""
+"""``bench.hidden_play``: what the companion knows of a table, and paired games (a deal told against another
+version's record of it)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,25 @@ from pathlib import Path
 
 import pytest
 
-from bench.hidden_play import load_record, main, parted_at, sign_test
+from bench.hidden_play import camera_memory, load_record, main, parted_at, sign_test
+from engine.cards import UNKNOWN
+from engine.games import find_game
+from engine.table import Table
+
+
+def test_the_companion_knows_the_games_own_state() -> None:
+    """A view keeps The Great Thirteen's re-deal place (and a Klondike stock's face-down cards unknown): a view
+    without it offered the first packet's re-deal again."""
+    table = Table.dealt(find_game("the-great-thirteen"), 3)
+    while not any(move.dst.startswith("g") for move in table.generate_moves()):
+        table.play(table.generate_moves()[0])
+    table.play(table.generate_moves()[0])
+    assert table.hook_state == (1,)
+    view = camera_memory(table, set())
+    assert view.hook_state == (1,)
+    assert view.generate_moves() == table.generate_moves()
+    klondike = Table.dealt(find_game("klondike/draw3"), 0)
+    assert camera_memory(klondike, set()).codes("t7")[:6] == (UNKNOWN,) * 6
 
 
 @pytest.mark.parametrize(
