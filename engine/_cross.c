@@ -61,11 +61,7 @@ typedef struct {
     uint8_t pk[NPACK][MAXPACK];
     uint64_t ph[NPACK][MAXPACK + 1]; /* a packet's hash after each of its cards (ph[p][0] = 0) */
     int plen[NPACK];
-    /* the budget, shared by every run */
-    long long nodes, max_nodes, progress_every;
-    double start, deadline;
-    PyObject *progress;
-    int out_of_time, interrupted;
+    SearchBudget budget; /* shared by every run */
     size_t max_entries;
     /* this run */
     PairSet seen;
@@ -225,32 +221,6 @@ static void s_undo(Search *s, Step st, int card) {
         push_card(s, st.source, card);
 }
 
-static int s_spent(Search *s) { return s->out_of_time || (s->max_nodes >= 0 && s->nodes >= s->max_nodes); }
-
-static void s_count(Search *s) {
-    s->nodes++;
-    if ((s->nodes & 1023) == 0) {
-        double now = cpu_now();
-        s->out_of_time = s->deadline >= 0 && now >= s->deadline;
-        if (s->nodes % s->progress_every == 0) {
-            if (PyErr_CheckSignals() < 0) {
-                s->interrupted = 1;
-                s->out_of_time = 1;
-                return;
-            }
-            if (s->progress && s->progress != Py_None) {
-                PyObject *r = PyObject_CallFunction(s->progress, "Ld", s->nodes, now - s->start);
-                if (!r) {
-                    s->interrupted = 1;
-                    s->out_of_time = 1;
-                    return;
-                }
-                Py_DECREF(r);
-            }
-        }
-    }
-}
-
 /* One run from the position in ``s``: until a win (its steps in ``path``), the end of every position reachable,
  * ``cap`` new positions (-1: none), or the budget. The position is put back as it was. */
 static int run_search(Search *s, long long cap, Step **path, int *path_len) {
@@ -298,7 +268,7 @@ static int run_search(Search *s, long long cap, Step **path, int *path_len) {
             s_undo(s, st, card);
             continue;
         }
-        if (s_spent(s) || made_here == cap) {
+        if (budget_spent(&s->budget) || made_here == cap) {
             s_undo(s, st, card);
             verdict = UNKNOWN_V;
             break;
@@ -309,7 +279,7 @@ static int run_search(Search *s, long long cap, Step **path, int *path_len) {
             break;
         }
         made_here++;
-        s_count(s);
+        budget_count(&s->budget);
         if (top + 1 == depth_cap) {
             Frame *bigger = realloc(stack, (size_t)depth_cap * 2 * sizeof(Frame));
             if (!bigger) {
@@ -333,6 +303,11 @@ static int run_search(Search *s, long long cap, Step **path, int *path_len) {
     return verdict;
 }
 
+
+static PyObject *step_tuple(const void *steps, int k) {
+    const Step *path = steps;
+    return Py_BuildValue("(iii)", path[k].kind, path[k].source, path[k].target);
+}
 
 PyDoc_STRVAR(solve_doc,
              "solve(line, cursor, mask, heights, base, packets, wrap, space_from_cross, first_run, restart_unit,\n"
@@ -406,49 +381,20 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s->base = base;
     s->wrap = wrap;
     s->space_from_cross = space_from_cross;
-    s->max_nodes = max_nodes;
     s->max_entries = (size_t)max_entries;
-    s->progress = progress;
-    s->progress_every = progress_every;
-    s->start = cpu_now();
-    s->deadline = max_seconds >= 0 ? s->start + max_seconds : -1;
+    budget_begin(&s->budget, max_nodes, max_seconds, progress, progress_every);
     if (!base) s->h[0] = s->h[1] = s->h[2] = s->h[3] = 13 + 1; /* nothing goes up (never "won" either) */
     Step *path = NULL;
     int path_len = 0;
     int verdict = run_search(s, first_run, &path, &path_len);
-    for (long long run = 1; verdict == UNKNOWN_V && !s_spent(s); run++) {
+    for (long long run = 1; verdict == UNKNOWN_V && !budget_spent(&s->budget); run++) {
         s->shuffle = 1;
         s->rng = (uint64_t)run;
         verdict = run_search(s, restart_unit * luby(run), &path, &path_len);
     }
-    double seconds = cpu_now() - s->start;
-    long long nodes = s->nodes;
-    int interrupted = s->interrupted;
+    SearchBudget budget = s->budget;
     free(s);
-    if (interrupted && PyErr_Occurred()) {
-        free(path);
-        return NULL;
-    }
-    if (verdict == FAILED_V) {
-        free(path);
-        return PyErr_NoMemory();
-    }
-    PyObject *steps = PyList_New(path_len);
-    if (!steps) {
-        free(path);
-        return NULL;
-    }
-    for (int k = 0; k < path_len; k++) {
-        PyObject *t = Py_BuildValue("(iii)", path[k].kind, path[k].source, path[k].target);
-        if (!t) {
-            free(path);
-            Py_DECREF(steps);
-            return NULL;
-        }
-        PyList_SET_ITEM(steps, k, t);
-    }
-    free(path);
-    return Py_BuildValue("(iNLd)", verdict, steps, nodes, seconds);
+    return search_answer(verdict, verdict == FAILED_V, &budget, path, path_len, step_tuple);
 }
 
 static PyMethodDef module_methods[] = {

@@ -1,5 +1,7 @@
-/* What the compiled searches of engine/_cross.c and engine/_canfield.c share: the CPU clock, a transposition
- * table of 128-bit keys, a 64-bit mixer and Luby's restart lengths. Included by each (one extension each). */
+/* What the compiled searches of engine/_cross.c, engine/_canfield.c and engine/_thirteen.c share: the CPU clock,
+ * the budget (positions, CPU seconds, progress reports, Ctrl-C), a transposition table of 128-bit keys, a 64-bit
+ * mixer, Luby's restart lengths and the answer handed back to Python. Included by each (one extension each),
+ * after Python.h. */
 #ifndef CADOGAN_SEARCH_TABLE_H
 #define CADOGAN_SEARCH_TABLE_H
 
@@ -8,6 +10,87 @@
 #include <time.h>
 
 static inline double cpu_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* A search's budget, shared by all its runs: positions made, the limits (-1: none), the progress callback. */
+typedef struct {
+    long long nodes, max_nodes, progress_every;
+    double start, deadline;
+    PyObject *progress;
+    int out_of_time, interrupted;
+} SearchBudget;
+
+static inline void budget_begin(SearchBudget *b, long long max_nodes, double max_seconds, PyObject *progress,
+                                long long progress_every) {
+    b->nodes = 0;
+    b->max_nodes = max_nodes;
+    b->progress = progress;
+    b->progress_every = progress_every;
+    b->start = cpu_now();
+    b->deadline = max_seconds >= 0 ? b->start + max_seconds : -1;
+    b->out_of_time = b->interrupted = 0;
+}
+
+static inline int budget_spent(const SearchBudget *b) {
+    return b->out_of_time || (b->max_nodes >= 0 && b->nodes >= b->max_nodes);
+}
+
+/* One more position: the clock read every 1,024, and every progress_every the callback called and Ctrl-C
+ * looked for (either stops the search, its error kept for the caller). */
+static void budget_count(SearchBudget *b) {
+    b->nodes++;
+    if ((b->nodes & 1023) == 0) {
+        double now = cpu_now();
+        b->out_of_time = b->deadline >= 0 && now >= b->deadline;
+        if (b->nodes % b->progress_every == 0) {
+            if (PyErr_CheckSignals() < 0) {
+                b->interrupted = 1;
+                b->out_of_time = 1;
+                return;
+            }
+            if (b->progress && b->progress != Py_None) {
+                PyObject *r = PyObject_CallFunction(b->progress, "Ld", b->nodes, now - b->start);
+                if (!r) {
+                    b->interrupted = 1;
+                    b->out_of_time = 1;
+                    return;
+                }
+                Py_DECREF(r);
+            }
+        }
+    }
+}
+
+/* The search's answer to Python, (verdict, steps, nodes, seconds), each step of ``path`` (``path_len`` of
+ * them, freed here) made a tuple by ``step_tuple``; NULL with the error set where the progress callback or
+ * Ctrl-C stopped the search, or ``failed`` (memory ran out). */
+static PyObject *search_answer(int verdict, int failed, const SearchBudget *b, void *path, int path_len,
+                               PyObject *(*step_tuple)(const void *path, int k)) {
+    double seconds = cpu_now() - b->start;
+    if (b->interrupted && PyErr_Occurred()) {
+        free(path);
+        return NULL;
+    }
+    if (failed) {
+        free(path);
+        return PyErr_NoMemory();
+    }
+    PyObject *steps = PyList_New(path_len);
+    if (!steps) {
+        free(path);
+        return NULL;
+    }
+    for (int k = 0; k < path_len; k++) {
+        PyObject *t = step_tuple(path, k);
+        if (!t) {
+            free(path);
+            Py_DECREF(steps);
+            return NULL;
+        }
+        PyList_SET_ITEM(steps, k, t);
+    }
+    free(path);
+    return Py_BuildValue("(iNLd)", verdict, steps, b->nodes, seconds);
+}
 
 /* A transposition table of (k1, k2) pairs; k1 is never 0 (each search keeps a bit of it set), 0 marks a free
  * slot. */

@@ -240,3 +240,14 @@ def test_hints_with_the_packets_unseen_judge_samples_by_the_search() -> None:
     assert advice.samples == 64
     assert 0.0 < advice.chance < 1.0
     assert hints.hint(table, nodes=hints.nodes_for_seconds(1.0), seed=3) == advice
+
+
+def test_an_error_in_the_progress_report_stops_the_search() -> None:
+    """The compiled searches share their budget (``engine/_search_table.h``): a progress callback that raises
+    (as Ctrl-C does) stops the search at once, and its error reaches the caller."""
+
+    def stop(nodes: int, seconds: float) -> None:
+        raise RuntimeError(f"stopped at {nodes}")
+
+    with pytest.raises(RuntimeError, match=f"stopped at {thirteen_search._PROGRESS_EVERY}$"):
+        thirteen_search.solve(Table.dealt(GAME, 2), Budget(nodes=None, seconds=60.0), stop)
