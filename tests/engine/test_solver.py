@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -184,8 +185,9 @@ def test_known_answers(name: str, best_first: bool, compiled: bool) -> None:
         assert replay(table, result.moves).foundation_count() == 52
 
 
-def plain_search(table: Table, limit: int) -> bool | None:
-    """Win reachable? An exhaustive search with no pruning, no symmetry and no automatic moves (None: too big)."""
+def plain_search(table: Table, limit: int, won: Callable[[Table], bool] | None = None) -> bool | None:
+    """Win reachable? An exhaustive search with no pruning, no symmetry and no automatic moves (None: too big).
+    ``won``: the game's own win where it is not every card on the foundations (The Great Thirteen)."""
     seen = {table.key()}
     stack = [iter(table.generate_moves())]
     while stack:
@@ -200,7 +202,7 @@ def plain_search(table: Table, limit: int) -> bool | None:
         if key in seen:
             table.pop()
             continue
-        if table.foundation_count() == table.game.card_count:
+        if won(table) if won is not None else table.foundation_count() == table.game.card_count:
             return True
         seen.add(key)
         if len(seen) > limit:

@@ -18,6 +18,7 @@ from engine.games.great_thirteen import GROUND, NUMERALS, won
 from engine.moves import Move
 from engine.solver import Budget, Verdict, solve
 from engine.table import Outcome, Table
+from tests.engine.test_solver import plain_search
 
 GAME = find_game("the-great-thirteen")
 
@@ -36,32 +37,6 @@ def _win(seed: int) -> tuple[Table, tuple[Move, ...]]:
     result = thirteen_search.solve(table, Budget(nodes=5_000_000, seconds=None))
     assert result.verdict is Verdict.SOLVED
     return table, result.moves
-
-
-def _plain(table: Table, limit: int = 100_000) -> bool | None:
-    """Win reachable? Every legal move of the engine, positions told apart by every card's suit and place, no
-    rule of the search's (None: too big)."""
-    seen = {table.key()}
-    stack = [iter(table.generate_moves())]
-    while stack:
-        move = next(stack[-1], None)
-        if move is None:
-            stack.pop()
-            if stack:
-                table.pop()
-            continue
-        table.push(move)
-        if won(table):
-            return True
-        key = table.key()
-        if key in seen:
-            table.pop()
-            continue
-        seen.add(key)
-        if len(seen) > limit:
-            return None
-        stack.append(iter(table.generate_moves()))
-    return False
 
 
 def _shuffled_ground(table: Table, rng: random.Random) -> Table:
@@ -106,7 +81,7 @@ def test_the_search_agrees_with_a_plain_search(seed: int, first: int) -> None:
         board.play(move)
     verdicts = []
     for position in positions:
-        plain = _plain(position.copy())
+        plain = plain_search(position.copy(), 100_000, won)
         if plain is None:
             continue
         for independence in (True, False):
