@@ -127,7 +127,9 @@ static inline int step_class(const Search *s, Step st) {
  * packet's top onto a column of the same class: balcony value and length), it comes before the move just made
  * (``a``) in the order, and the two commute. Then the parent's child ``b`` followed by ``a`` reaches the same
  * position, and the search keeps that order. Only what the position and ``a`` determine is asked (the parent's
- * legal placements, not those it kept), so the transposition table's key holds all the rule depends on. */
+ * legal placements, not those it kept), so the transposition table's key holds all the rule depends on. A
+ * placement of a packet's last card is never cut: a conservative exception (the order argument does not need
+ * it), kept as measured. */
 static int s_cut(const Search *s, const Frame *parent, Step a, Step b) {
     if (b.packet == a.packet || s->plen[(int)b.packet] == 1) return 0;
     int bkey = step_class(s, b);

@@ -15,7 +15,7 @@ order of the placements. The game says far less than that, and this search keys 
 - **Two independent placements are kept in one order**: a placement ``b`` after a placement ``a`` from another
   packet is cut where ``b`` could have been made first (the same packet's top onto a column of the same class)
   and comes first in a fixed order, unless ``b`` made first would open a vacancy's fill, which Rule II puts
-  before ``a``. Any sequence of placements sorts into the kept order by swapping such neighbours (each swap keeps
+  before ``a`` (or ``b`` takes its packet's last card, a conservative exception). Any sequence of placements sorts into the kept order by swapping such neighbours (each swap keeps
   every move legal and the position reached the same), so every win has a kept form. The rule depends on the
   position and the move just made, and the key holds both.
 
