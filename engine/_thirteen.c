@@ -6,7 +6,8 @@
  * card: the k-th numeral is worth (k + 1) times the balcony card, modulo thirteen) and how far the re-deal has
  * gone. The key: a 64-bit hash of the packets (in place while a re-deal may come; as a set once none can),
  * beside the columns' lengths (columns under balcony cards of one value sorted: they are interchangeable), the
- * re-deal's place and the move just made (the rule that keeps two independent moves in one order depends on it).
+ * re-deal's place and, before the last re-deal, the move just made (the rule that keeps two independent moves
+ * in one order there depends on it).
  * Depth-first, a first run in order, then shuffled runs of Luby lengths, each with a fresh table, as the other
  * compiled searches (engine/_cross.c).
  */
@@ -113,7 +114,7 @@ static inline uint64_t s_key2(const Search *s, Step last) {
         i = j;
     }
     k |= (uint64_t)s->redealt << 32;
-    if (s->independence && last.kind == PLACE)
+    if (s->independence && last.kind == PLACE && s_next_redeal(s) >= 0) /* the rule holds before the last re-deal */
         k |= ((uint64_t)(last.packet + 1) | (uint64_t)s->bal[(int)last.column] << 4 | (uint64_t)last.cls_len << 8)
              << 36;
     return k;
@@ -161,7 +162,8 @@ static void children(Search *s, Frame *f, const Frame *parent) {
     f->next = 0;
     f->fills = 0;
     f->nall = 0;
-    int fills = 0;
+    /* After the last re-deal every placement is a child (see engine/thirteen_search.py) */
+    int ordered = s->independence && s_next_redeal(s) >= 0, fills = 0;
     for (int c = 0; c < NCOL && !fills; c++) {
         if (s->len[c]) continue;
         int want = s_wanted(s, c);
@@ -183,7 +185,7 @@ static void children(Search *s, Frame *f, const Frame *parent) {
             if (s_top(s, p) != want) continue;
             Step st = {PLACE, (int8_t)p, (int8_t)c, (int8_t)s->len[c]};
             f->all[f->nall++] = (uint16_t)step_class(s, st);
-            if (s->independence && parent && f->made.kind == PLACE && s_cut(s, parent, f->made, st)) continue;
+            if (ordered && parent && f->made.kind == PLACE && s_cut(s, parent, f->made, st)) continue;
             f->child[f->n++] = st;
         }
     }
