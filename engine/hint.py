@@ -320,8 +320,8 @@ def _known_win_here(table: Table, nodes: int, solver: Callable[[Table, Budget], 
     """A known position of a game whose every move is for good (The Great Thirteen: a card placed stays, a
     packet re-dealt stays dealt): the first move of the win the search finds from here with the whole budget, or
     None. A win found afresh after every move cannot wander back and forth there, so ``_known_hint``'s plan and
-    its share of the budget for each earlier position are not needed (``bench.hidden_play``, seeds 0-49: 46 deals
-    won either way, every game the same, at half the CPU a move)."""
+    its share of the budget for each earlier position are not needed (``bench.hidden_play``, seeds 0-49: the same
+    46 deals won either way, every game the same, at half the CPU a move)."""
     result = solver(table, Budget(nodes=nodes, seconds=None))
     if result.verdict is not Verdict.SOLVED:
         return None
