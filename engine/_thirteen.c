@@ -8,8 +8,9 @@
  * beside the columns' lengths (columns under balcony cards of one value sorted: they are interchangeable), the
  * re-deal's place and, before the last re-deal, the move just made (the rule that keeps two independent moves
  * in one order there depends on it).
- * Depth-first, a first run in order, then shuffled runs of Luby lengths, each with a fresh table, as the other
- * compiled searches (engine/_cross.c).
+ * Depth-first: a first run in order, paused after first_run positions; then shuffled runs of Luby lengths, each
+ * with a fresh table (as engine/_cross.c), each followed by as many positions of the first run, resumed with its
+ * own table: the shuffled runs find the wins a fixed order misses, the first run proves a loss.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -235,28 +236,54 @@ static void s_undo(Search *s, Step st, int undo) {
     s->redealt = undo;
 }
 
-/* One run from the position in ``s``: until a win (its steps in ``path``), the end of every position reachable,
- * ``cap`` new positions (-1: none), or the budget. The position is put back as it was. */
-static int run_search(Search *s, long long cap, Step **path, int *path_len) {
+/* A depth-first run: its stack of frames (their steps undone while the run is paused) and its table. */
+typedef struct {
+    Frame *stack;
+    int depth_cap, top, live, full;
+    PairSet seen;
+} Run;
+
+static void run_free(Run *r) {
+    free(r->stack);
+    r->stack = NULL;
+    pair_clear(&r->seen);
+    r->live = 0;
+}
+
+/* Starts run ``r`` from the position in ``s``, or resumes it where it paused: until a win (its steps in
+ * ``path``), the end of every position reachable (UNSOLVABLE), ``cap`` new positions (-1: none) or the budget
+ * (UNKNOWN: paused, to be resumed). The position is put back as it was in every case. */
+static int run_go(Search *s, Run *r, long long cap, Step **path, int *path_len) {
     *path = NULL;
     *path_len = 0;
     if (s_won(s)) return SOLVED_V;
-    pair_clear(&s->seen);
-    s->seen.max_entries = s->max_entries;
+    if (r->full) return UNKNOWN_V;
     Step none = {-1, -1, -1, 0};
-    if (pair_add(&s->seen, s_key1(s), s_key2(s, none)) < 0) return FAILED_V;
+    if (!r->live) {
+        r->seen.max_entries = s->max_entries;
+        if (pair_add(&r->seen, s_key1(s), s_key2(s, none)) < 0) return FAILED_V;
+        r->depth_cap = 128;
+        r->top = 0;
+        r->stack = malloc((size_t)r->depth_cap * sizeof(Frame));
+        if (!r->stack) return FAILED_V;
+        r->stack[0].made = none;
+        children(s, &r->stack[0], NULL);
+        r->live = 1;
+    } else { /* the paused run's steps made again, in order */
+        for (int k = 1; k <= r->top; k++) r->stack[k].undo = s_do(s, r->stack[k].made);
+    }
     long long made_here = 0;
-    int depth_cap = 128, top = 0, verdict = UNSOLVABLE_V;
-    Frame *stack = malloc((size_t)depth_cap * sizeof(Frame));
-    if (!stack) return FAILED_V;
-    stack[0].made = none;
-    children(s, &stack[0], NULL);
+    int top = r->top, verdict = UNSOLVABLE_V;
     while (top >= 0) {
-        Frame *f = &stack[top];
+        Frame *f = &r->stack[top];
         if (f->next == f->n) {
             if (f->made.kind >= 0) s_undo(s, f->made, f->undo);
             top--;
             continue;
+        }
+        if (budget_spent(&s->budget) || made_here == cap) {
+            verdict = UNKNOWN_V; /* paused before this frame's next child */
+            break;
         }
         Step st = f->child[f->next++];
         int u = s_do(s, st);
@@ -267,7 +294,7 @@ static int run_search(Search *s, long long cap, Step **path, int *path_len) {
                 verdict = FAILED_V;
                 break;
             }
-            for (int k = 1; k <= top; k++) out[k - 1] = stack[k].made;
+            for (int k = 1; k <= top; k++) out[k - 1] = r->stack[k].made;
             out[top] = st;
             *path = out;
             *path_len = top + 1;
@@ -275,40 +302,36 @@ static int run_search(Search *s, long long cap, Step **path, int *path_len) {
             verdict = SOLVED_V;
             break;
         }
-        if (budget_spent(&s->budget) || made_here == cap) {
-            s_undo(s, st, u);
-            verdict = UNKNOWN_V;
-            break;
-        }
-        int added = pair_add(&s->seen, s_key1(s), s_key2(s, st));
+        int added = pair_add(&r->seen, s_key1(s), s_key2(s, st));
         if (added <= 0) {
             s_undo(s, st, u);
             if (added == 0) continue;
-            verdict = UNKNOWN_V; /* out of table: as if the budget were spent */
+            r->full = 1; /* out of table: as if the budget were spent, for good */
+            verdict = UNKNOWN_V;
             break;
         }
         made_here++;
         budget_count(&s->budget);
-        if (top + 1 == depth_cap) {
-            Frame *bigger = realloc(stack, (size_t)depth_cap * 2 * sizeof(Frame));
+        if (top + 1 == r->depth_cap) {
+            Frame *bigger = realloc(r->stack, (size_t)r->depth_cap * 2 * sizeof(Frame));
             if (!bigger) {
                 s_undo(s, st, u);
                 verdict = FAILED_V;
                 break;
             }
-            stack = bigger;
-            depth_cap *= 2;
+            r->stack = bigger;
+            r->depth_cap *= 2;
         }
         top++;
-        stack[top].made = st;
-        stack[top].undo = u;
-        children(s, &stack[top], &stack[top - 1]);
+        r->stack[top].made = st;
+        r->stack[top].undo = u;
+        children(s, &r->stack[top], &r->stack[top - 1]);
     }
-    /* a win or a stop leaves the frames' steps made: take them back, deepest first */
+    r->top = top;
+    /* a win, a pause or a stop leaves the frames' steps made: take them back, deepest first */
     if (verdict != UNSOLVABLE_V)
-        for (; top >= 1; top--) s_undo(s, stack[top].made, stack[top].undo);
-    free(stack);
-    pair_clear(&s->seen);
+        for (; top >= 1; top--) s_undo(s, r->stack[top].made, r->stack[top].undo);
+    if (verdict != UNKNOWN_V || r->full) run_free(r);
     return verdict;
 }
 
@@ -399,12 +422,23 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     budget_begin(&s->budget, max_nodes, max_seconds, progress, progress_every);
     Step *path = NULL;
     int path_len = 0;
-    int verdict = run_search(s, first_run, &path, &path_len);
+    /* The first run, in order, pauses after first_run positions; then each shuffled run of a Luby length is
+     * followed by as many more positions of the first run, which alone can prove a loss (it keeps its table). */
+    Run first = {0};
+    int verdict = run_go(s, &first, first_run, &path, &path_len);
     for (long long run = 1; verdict == UNKNOWN_V && !budget_spent(&s->budget); run++) {
+        long long length = restart_unit * luby(run);
+        Run restart = {0};
         s->shuffle = 1;
         s->rng = (uint64_t)run;
-        verdict = run_search(s, restart_unit * luby(run), &path, &path_len);
+        verdict = run_go(s, &restart, length, &path, &path_len);
+        run_free(&restart);
+        s->shuffle = 0;
+        if (verdict == UNSOLVABLE_V) break; /* a restart that met every position proves it too */
+        if (verdict == UNKNOWN_V && !budget_spent(&s->budget))
+            verdict = run_go(s, &first, length, &path, &path_len);
     }
+    run_free(&first);
     SearchBudget budget = s->budget;
     free(s);
     return search_answer(verdict, verdict == FAILED_V, &budget, path, path_len, step_tuple);

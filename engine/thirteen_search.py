@@ -24,11 +24,13 @@ order of the placements. The game says far less than that, and this search keys 
   seeds 0-499 at 10 s: 475 won and 3 proved lost, against 472 and 3 with the rule there too).
 
 Every placement the rules allow is a child (Rule II: a vacancy's fills alone while there are any); where none,
-the next packet is re-dealt. Depth-first in a fixed order for the first ``FIRST_RUN`` positions, then shuffled
-runs of Luby lengths with fresh tables (as ``engine.cross_search``): nearly every position searched lies after
-the last re-deal, where a fixed order can spend millions of positions below one wrong early choice. It answers
-``SOLVED`` with the moves (each replayed through ``Table.play``), ``UNSOLVABLE`` when a run searched every
-position reachable, or ``UNKNOWN`` when the budget ran out.
+the next packet is re-dealt. Depth-first: a first run in a fixed order pauses after ``FIRST_RUN`` positions;
+then shuffled runs of Luby lengths, each with a fresh table (as ``engine.cross_search``), take turns with the
+first run, which resumes (its steps made again, its table kept) for as many positions as each shuffled run had.
+The shuffled runs find the wins a fixed order misses (nearly every position lies after the last re-deal, where a
+fixed order can spend millions of positions below one wrong early choice); the first run, which in the end meets
+every position, proves a loss. It answers ``SOLVED`` with the moves (each replayed through ``Table.play``),
+``UNSOLVABLE`` when a run searched every position reachable, or ``UNKNOWN`` when the budget ran out.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
@@ -60,9 +62,9 @@ MAX_ENTRIES = 1 << 26
 """Positions one run may keep in its table (16 bytes each, at most twice over for its free slots: 2 GiB at
 most); past it the run stops as if the budget were spent."""
 FIRST_RUN = 200_000
-"""Positions the first run, in the fixed order, may make before the shuffled restarts. Measured on the 12 deals
-of seeds 0-59 that a 3 s run in one order left open: 9 won within 5 s with these restarts (200,000 and 2,000),
-8 with 50,000 and 500."""
+"""Positions the first run, in the fixed order, makes before the first shuffled restart (it resumes after each).
+Measured on the 12 deals of seeds 0-59 that a 3 s run in one order left open: 9 won within 5 s with these
+restarts (200,000 and 2,000), 8 with 50,000 and 500."""
 RESTART_UNIT = 2_000
 """Positions in a restart of Luby length 1."""
 _PROGRESS_EVERY = 1 << 22

@@ -226,3 +226,18 @@ def test_an_error_in_the_progress_report_stops_the_search() -> None:
 
     with pytest.raises(RuntimeError, match=f"stopped at {thirteen_search._PROGRESS_EVERY}$"):
         thirteen_search.solve(Table.dealt(GAME, 2), Budget(nodes=None, seconds=60.0), stop)
+
+
+def test_the_first_run_resumes_between_restarts_and_proves_a_loss(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 492 is lost, proved in about 60,000 positions by a run in one order. Paused after 1,000 positions,
+    with restarts far too short to meet every position themselves (Luby lengths of one position), it is proved
+    only by the first run resumed after each restart with its table: 60,000 positions in slices."""
+    monkeypatch.setattr(thirteen_search, "FIRST_RUN", 1_000)
+    monkeypatch.setattr(thirteen_search, "RESTART_UNIT", 1)
+    table = Table.dealt(GAME, 492)
+    verdict, steps, nodes, _ = thirteen_search._search(table, Budget(nodes=1_000_000, seconds=None), None)
+    assert verdict is Verdict.UNSOLVABLE
+    assert not steps
+    assert nodes < 1_000_000
+    monkeypatch.setattr(thirteen_search, "FIRST_RUN", 100_000_000)  # one run: the same proof
+    assert thirteen_search._search(table, Budget(nodes=1_000_000, seconds=None), None)[0] is Verdict.UNSOLVABLE
