@@ -56,8 +56,7 @@ typedef struct {
     int redealt; /* packets at places below it are never re-dealt again (the engine's hook state) */
     SearchBudget budget; /* shared by every run */
     size_t max_entries;
-    /* this run */
-    PairSet seen;
+    /* the shuffled runs' order */
     uint64_t rng;
     int shuffle, independence;
 } Search;
@@ -90,16 +89,18 @@ static inline int s_won(const Search *s) {
     return 1;
 }
 
-/* The packets' hash: in place while a re-deal may come (the re-deal deals by place), as a set once none can. */
-static inline uint64_t s_key1(const Search *s) {
+static inline int step_class(const Search *s, Step st) {
+    return st.packet << 8 | s->bal[(int)st.column] << 4 | st.cls_len;
+}
+
+/* The position's key: (1) the packets' hash, in place while a re-deal may come (the re-deal deals by place), as
+ * a set once none can; (2) the columns' lengths (sorted within each balcony value), the re-deal's place and,
+ * while a re-deal may come, the move just made (the independence rule depends on it there). */
+static inline void s_key(const Search *s, Step last, uint64_t *k1, uint64_t *k2) {
     int endgame = s_next_redeal(s) < 0;
     uint64_t h = 0;
     for (int p = 0; p < NPACK; p++) h += mix64(s->ph[p][s->plen[p]] + (endgame ? 0 : (uint64_t)(p + 1) << 56));
-    return h | (uint64_t)1 << 63;
-}
-
-/* The columns' lengths (sorted within each balcony value), the re-deal's place and the move just made. */
-static inline uint64_t s_key2(const Search *s, Step last) {
+    *k1 = h | (uint64_t)1 << 63;
     uint64_t k = 0;
     int i = 0;
     while (i < NCOL) {
@@ -115,14 +116,8 @@ static inline uint64_t s_key2(const Search *s, Step last) {
         i = j;
     }
     k |= (uint64_t)s->redealt << 32;
-    if (s->independence && last.kind == PLACE && s_next_redeal(s) >= 0) /* the rule holds before the last re-deal */
-        k |= ((uint64_t)(last.packet + 1) | (uint64_t)s->bal[(int)last.column] << 4 | (uint64_t)last.cls_len << 8)
-             << 36;
-    return k;
-}
-
-static inline int step_class(const Search *s, Step st) {
-    return st.packet << 8 | s->bal[(int)st.column] << 4 | st.cls_len;
+    if (s->independence && last.kind == PLACE && !endgame) k |= (uint64_t)(step_class(s, last) + 1) << 36;
+    *k2 = k;
 }
 
 /* Whether ``b``, a placement here, is cut by the independence rule: the parent could make it too (the same
@@ -261,7 +256,9 @@ static int run_go(Search *s, Run *r, long long cap, Step **path, int *path_len) 
     Step none = {-1, -1, -1, 0};
     if (!r->live) {
         r->seen.max_entries = s->max_entries;
-        if (pair_add(&r->seen, s_key1(s), s_key2(s, none)) < 0) return FAILED_V;
+        uint64_t k1, k2;
+        s_key(s, none, &k1, &k2);
+        if (pair_add(&r->seen, k1, k2) < 0) return FAILED_V;
         r->depth_cap = 128;
         r->top = 0;
         r->stack = malloc((size_t)r->depth_cap * sizeof(Frame));
@@ -302,7 +299,9 @@ static int run_go(Search *s, Run *r, long long cap, Step **path, int *path_len) 
             verdict = SOLVED_V;
             break;
         }
-        int added = pair_add(&r->seen, s_key1(s), s_key2(s, st));
+        uint64_t k1, k2;
+        s_key(s, st, &k1, &k2);
+        int added = pair_add(&r->seen, k1, k2);
         if (added <= 0) {
             s_undo(s, st, u);
             if (added == 0) continue;

@@ -40,7 +40,7 @@ from engine.cards import RANK_OF, SUIT_OF, UNKNOWN
 from engine.layout import per_game
 from engine.moves import Move
 from engine.rules import Base, Build, Game, MoveUnit, Role, SuitRule
-from engine.solver import Budget, SolveResult, Verdict, foundation_move
+from engine.solver import COMPILED_VERDICTS, Budget, SolveResult, Verdict, foundation_move
 from engine.table import Table
 
 try:
@@ -222,8 +222,7 @@ def _search(table: Table, budget: Budget, progress: Progress | None) -> tuple[Ve
         progress,
         _PROGRESS_EVERY,
     )
-    verdict = Verdict.SOLVED if code == 0 else Verdict.UNSOLVABLE if code == 1 else Verdict.UNKNOWN
-    return verdict, steps, nodes, seconds
+    return COMPILED_VERDICTS[code], steps, nodes, seconds
 
 
 def _turn(table: Table) -> Move:

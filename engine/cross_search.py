@@ -46,7 +46,7 @@ from engine.cards import RANK_OF, SUIT_OF, UNKNOWN
 from engine.layout import per_game
 from engine.moves import Move
 from engine.rules import Base, Build, Game, MoveUnit, Role, SuitRule
-from engine.solver import Budget, SolveResult, Verdict, foundation_move
+from engine.solver import COMPILED_VERDICTS, Budget, SolveResult, Verdict, foundation_move
 from engine.table import Table
 
 try:
@@ -495,5 +495,4 @@ def _compiled(
         progress,
         _COMPILED_PROGRESS_EVERY,
     )
-    verdict = Verdict.SOLVED if code == 0 else Verdict.UNSOLVABLE if code == 1 else Verdict.UNKNOWN
-    return verdict, steps, nodes, seconds
+    return COMPILED_VERDICTS[code], steps, nodes, seconds

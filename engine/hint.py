@@ -56,8 +56,8 @@ CPU second in a hint's many short searches: at ``CORE_NODES_PER_NODE`` a "1 s" h
 every sample is lost or undecided (Foster's deal 0, ``bench.hidden_play``); at this, under 1 s."""
 THIRTEEN_NODES_PER_NODE = 30
 """The same for The Great Thirteen's compiled search (``engine.thirteen_search``, 1-3 million positions a CPU
-second): a known position's plan is searched from each earlier position and after each move (``_known_hint``),
-and a lost deal spends every search's whole share, about 0.5 s of CPU for a "1 s" hint."""
+second): a known position is searched once with the whole budget (``_known_win_here``); a lost deal spends all of
+it, about 0.65 s of CPU for a "1 s" hint (``bench.hidden_play``, deal 2)."""
 _MAX_CORE_SAMPLES = 64
 _PLAN_LOOKBACK = 16  # earlier positions whose wins a known position may keep to (_known_hint)
 _CORE_NODES_PER_JUDGEMENT = 2_000  # samples are added while each (sample, move) judgement gets this many
@@ -193,12 +193,14 @@ def hint(
     if search is not _Search.PYTHON:
         # The compiled searches make many times the Python solver's positions in the same time: many more
         # samples, each judged by a real search.
-        nodes *= _NODES_PER_NODE.get(search, CORE_NODES_PER_NODE)
+        nodes *= _GAME_SEARCHES[search].nodes_per_node if search in _GAME_SEARCHES else CORE_NODES_PER_NODE
     if search in _GAME_SEARCHES and not hidden:
-        if search is _Search.THIRTEEN:  # every move is for good: no plan to keep to, no move back to avoid
-            known = _known_win_here(table, nodes, _GAME_SEARCHES[search][0])
-        else:
-            known = _known_hint(table, moves, earlier, nodes, _GAME_SEARCHES[search][0])
+        game_search = _GAME_SEARCHES[search]
+        known = (
+            _known_hint(table, moves, earlier, nodes, game_search.solve)
+            if game_search.keeps_plan
+            else _known_win_here(table, nodes, game_search.solve)
+        )
         if known is not None:
             return known
     # With hidden cards, the compiled searches judge commitments (``_commitments``) rather than every move alone.
@@ -254,17 +256,26 @@ def hint(
     return Hint(best[0], table.describe(best[0]), tally.value, reason, len(worlds))
 
 
-_GAME_SEARCHES: dict[
-    _Search, tuple[Callable[[Table, Budget], SolveResult], Callable[[Table, int], tuple[Verdict, Move | None]]]
-] = {
-    _Search.CROSS: (cross_search.solve, cross_search.judge),
-    _Search.CANFIELD: (canfield_search.solve, canfield_search.judge),
-    _Search.THIRTEEN: (thirteen_search.solve, thirteen_search.judge),
+@dataclass(frozen=True, slots=True)
+class _GameSearch:
+    """A game's own compiled search as the hints use it (no guide, so an undecided sample counts a half)."""
+
+    solve: Callable[[Table, Budget], SolveResult]
+    """Finds a known position's win (``_known_hint``, ``_known_win_here``)."""
+    judge: Callable[[Table, int], tuple[Verdict, Move | None]]
+    """Judges a sample (``_search``)."""
+    nodes_per_node: int
+    """Its positions for each node of a hint's budget."""
+    keeps_plan: bool
+    """A known position keeps to one plan made from an earlier position (``_known_hint``: moves there can go back
+    and forth); else every move is for good and the hint is the win found from here (``_known_win_here``)."""
+
+
+_GAME_SEARCHES = {
+    _Search.CROSS: _GameSearch(cross_search.solve, cross_search.judge, CORE_NODES_PER_NODE, True),
+    _Search.CANFIELD: _GameSearch(canfield_search.solve, canfield_search.judge, CANFIELD_NODES_PER_NODE, True),
+    _Search.THIRTEEN: _GameSearch(thirteen_search.solve, thirteen_search.judge, THIRTEEN_NODES_PER_NODE, False),
 }
-"""The games' own searches (no guide, so an undecided sample counts a half), each as the solve that makes a
-known position's plan (``_known_hint``) and the judge of a sample (``_search``)."""
-_NODES_PER_NODE = {_Search.CANFIELD: CANFIELD_NODES_PER_NODE, _Search.THIRTEEN: THIRTEEN_NODES_PER_NODE}
-"""A compiled search's positions for each node of a hint's budget, where not ``CORE_NODES_PER_NODE``."""
 
 
 def _known_hint(
@@ -274,9 +285,8 @@ def _known_hint(
     nodes: int,
     solver: Callable[[Table, Budget], SolveResult],
 ) -> Hint | None:
-    """A cross game's, Canfield's or The Great Thirteen's position with every card known (the pack or the hand
-    seen through; The Great Thirteen's packets lie face up): the next move of a win, kept from move to move, or
-    None where no search finds one.
+    """A cross game's or Canfield's position with every card known (the pack or the hand seen through): the next
+    move of a win, kept from move to move, or None where no search finds one.
 
     Following the first move of a win found afresh after every move wanders: each new search's win begins
     differently, cards go back and forth between packets, a move back is left out (``_fresh_moves``), and the
@@ -457,7 +467,7 @@ def _search(world: Table, nodes: int, search: _Search) -> klondike_core.Judgemen
     if search is _Search.CORE:
         return klondike_core.judge(world, nodes)
     if search in _GAME_SEARCHES:
-        verdict, first = _GAME_SEARCHES[search][1](world, nodes)
+        verdict, first = _GAME_SEARCHES[search].judge(world, nodes)
         return klondike_core.Judgement(verdict, first, None)
     result = solve(world, Budget(nodes=nodes, seconds=None), compiled=False)
     first = result.moves[0] if result.moves else None

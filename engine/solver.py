@@ -60,6 +60,10 @@ class Verdict(Enum):
     """The budget ran out first."""
 
 
+COMPILED_VERDICTS = (Verdict.SOLVED, Verdict.UNSOLVABLE, Verdict.UNKNOWN)
+"""The verdicts the compiled searches (``engine/_cross.c``, ``_canfield.c``, ``_thirteen.c``) answer as 0, 1, 2."""
+
+
 class UnknownCardsError(CadoganError):
     """The exact solver was given a position with cards it cannot see (use ``engine.hint``)."""
 

@@ -47,7 +47,7 @@ from engine.cards import UNKNOWN
 from engine.games.great_thirteen import BALCONY, GROUND, NUMERALS, THE_GREAT_THIRTEEN, value, wanted
 from engine.moves import Move
 from engine.rules import Game
-from engine.solver import Budget, SolveResult, Verdict
+from engine.solver import COMPILED_VERDICTS, Budget, SolveResult, Verdict
 from engine.table import Outcome, Table
 
 try:
@@ -140,8 +140,7 @@ def _search(
         progress,
         _PROGRESS_EVERY,
     )
-    verdict = Verdict.SOLVED if code == 0 else Verdict.UNSOLVABLE if code == 1 else Verdict.UNKNOWN
-    return verdict, steps, nodes, seconds
+    return COMPILED_VERDICTS[code], steps, nodes, seconds
 
 
 def _engine_move(table: Table, step: Step) -> Move:
