@@ -234,8 +234,8 @@ static int chains_fit(const int pos[13][2], const int npos[13], const int h[2], 
 }
 
 /* Whether the key makes the position lost: some suit's cards cannot make two foundations without a key card
- * needing a card that lies under it in the key (see engine/queens_search.py). Not asked while the key may still
- * pay for a queen (its cards would leave it). */
+ * needing a card that lies under it in the key (see engine/queens_search.py); that suit plus one, else 0. Not
+ * asked while the key may still pay for a queen (its cards would leave it). */
 static int key_blocked(const Search *s) {
     if (!s->klen || (c_rank(s->key[s->klen - 1]) == QUEEN && !any_founded(s))) return 0;
     int pos[4][13][2], npos[4][13] = {{0}};
@@ -247,7 +247,7 @@ static int key_blocked(const Search *s) {
         int h[2] = {0, 0}, n = 0;
         for (int f = 0; f < NF; f++)
             if (s->fh[f] && s->fsuit[f] == suit) h[n++] = s->fh[f];
-        if (!chains_fit((const int(*)[2])pos[suit], npos[suit], h, 12, -1, -1)) return 1;
+        if (!chains_fit((const int(*)[2])pos[suit], npos[suit], h, 12, -1, -1)) return suit + 1;
     }
     return 0;
 }
@@ -613,9 +613,9 @@ static PyObject *py_moves(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(blocked_doc,
-             "blocked(key, pack, talon, foundations, shutter, played, turned) -> bool\n\n"
-             "Whether the key makes the position (as solve reads it) lost: a suit's cards cannot make two\n"
-             "foundations without a key card going up after a card under it in the key.");
+             "blocked(key, pack, talon, foundations, shutter, played, turned) -> int\n\n"
+             "Whether the key makes the position (as solve reads it) lost: the first suit (0..3) whose cards\n"
+             "cannot make two foundations without a key card going up after a card under it in the key; -1 none.");
 
 static PyObject *py_blocked(PyObject *self, PyObject *args) {
     (void)self;
@@ -631,7 +631,7 @@ static PyObject *py_blocked(PyObject *self, PyObject *args) {
     }
     int blocked = key_blocked(s);
     free(s);
-    return PyBool_FromLong(blocked);
+    return PyLong_FromLong(blocked - 1);
 }
 
 PyDoc_STRVAR(solve_doc,

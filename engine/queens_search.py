@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.cards import UNKNOWN
+from engine.cards import UNKNOWN, Suit
 from engine.games.queens import FOUNDATIONS, SHUTTER_IDS, THE_QUEENS
 from engine.moves import Move
 from engine.rules import Game
@@ -103,10 +103,31 @@ def fits(table: Table) -> bool:
 def blocked(table: Table) -> bool:
     """Whether the key makes ``table`` (``fits``) lost: some suit's cards cannot make its two foundations without a
     key card going up after a card that lies under it in the key (the module doc)."""
+    return _blocking_suit(table) is not None
+
+
+def _blocking_suit(table: Table) -> Suit | None:
     if not fits(table):
         raise ValueError(f"The Queens' search cannot take this {table.game.name} position")
     assert _queens is not None  # fits says it was built
-    return bool(_queens.blocked(*_position(table)))
+    suit = _queens.blocked(*_position(table))
+    return None if suit < 0 else Suit(suit)
+
+
+def key_reason(table: Table) -> str | None:
+    """Why the key makes ``table`` (``fits``) lost whatever is played, in a sentence, or None where it does not
+    (looked at after the key's payment where that is the only move)."""
+    board = table.copy()
+    moves = board.generate_moves()
+    if len(moves) == 1 and moves[0].src == "k" and moves[0].dst == "s":
+        board.play(moves[0])
+    suit = _blocking_suit(board)
+    if suit is None:
+        return None
+    return (
+        f"the key holds the {suit.word} in an order their two foundations cannot take: a {suit.word[:-1]} in the "
+        f"key would have to go up before a {suit.word[:-1]} it needs, which lies under it in the key"
+    )
 
 
 def legal_steps(table: Table, *, dedup: bool = False, safe: bool = False) -> list[Move]:
@@ -120,7 +141,8 @@ def solve(table: Table, budget: Budget | None = None, progress: Progress | None 
     unchanged."""
     verdict, steps, nodes, seconds = _search(table, Budget() if budget is None else budget, progress)
     moves = _engine_moves(table, steps) if verdict is Verdict.SOLVED else ()
-    return SolveResult(verdict, moves, nodes, seconds)
+    reason = key_reason(table) if verdict is Verdict.UNSOLVABLE else None
+    return SolveResult(verdict, moves, nodes, seconds, reason=reason)
 
 
 def judge(table: Table, nodes: int) -> tuple[Verdict, Move | None]:

@@ -90,6 +90,9 @@ class SolveResult:
     """The lowest guide value met (an estimate of the moves still needed, 0 at a win): how near the search came
     to a win when it ran out of budget. Best-first: ``engine.solver_best.guide``; the compiled core:
     ``engine.klondike_core.guide``. None for the Python depth-first search."""
+    reason: str | None = None
+    """For ``UNSOLVABLE`` where one rule proves it whatever is played, that rule in a sentence (The Queens' key:
+    ``engine.queens_search.key_reason``)."""
 
 
 def unknown_count(table: Table) -> int:

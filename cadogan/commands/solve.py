@@ -34,7 +34,9 @@ def add_parser(sub: SubParsers) -> None:
         "Search a position whose every card is known for a win. The first line is `solved`, `unsolvable`\n"
         "(the whole space was searched) or `unknown` (the budget ran out); after `solved`, the winning moves\n"
         "follow one per line. A game name instead of a file solves that game's seeded deal. Progress goes\n"
-        "to standard error. A live table with unknown cards needs `cadogan hint` instead.",
+        "to standard error. Where one rule proves the position lost whatever is played (The Queens' key), a\n"
+        "line says why (on standard output with --explain). A live table with unknown cards needs\n"
+        "`cadogan hint` instead.",
         "  cadogan solve klondike/draw3 --seed 7\n"
         "  cadogan solve table.json --budget 30s --explain\n"
         "  cadogan deal canfield --seed 3 | cadogan solve -\n"
@@ -68,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
 
     result = solve(table, Budget(nodes=args.nodes, seconds=seconds), None if args.quiet else progress)
     print(result.verdict.value)
+    if result.reason:  # why it is lost whatever is played: in words with --explain, else beside the progress
+        print(f"lost whatever is played: {result.reason}", file=sys.stdout if args.explain else sys.stderr)
     replay = table.copy()
     for move in result.moves:
         print(f"{move!s:<10} {replay.describe(move)}" if args.explain else move)

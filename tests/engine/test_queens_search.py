@@ -371,5 +371,23 @@ def test_cli_solves_a_seeded_deal(capsys: pytest.CaptureFixture[str]) -> None:
     for notation in lines[1:]:
         table.play(notation)
     assert table.outcome() is Outcome.WON
-    assert main(["solve", "the-queens", "--seed", "0", "--budget", "10s"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "unsolvable"
+    assert main(["solve", "the-queens", "--seed", "0", "--budget", "10s", "--explain"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "unsolvable",
+        "lost whatever is played: the key holds the spades in an order their two foundations cannot take: a spade "
+        "in the key would have to go up before a spade it needs, which lies under it in the key",
+    ]
+
+
+@pytest.mark.parametrize(("seed", "suit"), [(0, "spades"), (38, "spades"), (212, None)])
+def test_a_loss_by_the_key_says_which_suit(seed: int, suit: str | None) -> None:
+    """Deal 0's spades block it; deal 38 pays for a queen first, and then its spades do; deal 212 is won."""
+    table = Table.dealt(GAME, seed)
+    reason = queens_search.key_reason(table)
+    assert (reason is None) is (suit is None)
+    if suit is not None:
+        assert reason is not None
+        assert f"the key holds the {suit} in an order" in reason
+        assert solve(table).reason == reason
+    else:
+        assert solve(table).reason is None
