@@ -9,9 +9,9 @@ still prefers the move that makes most progress. Moves back to an earlier positi
 Budgets are counted in nodes, not seconds, so the same seed gives the same hint on any machine;
 ``nodes_for_seconds`` converts a time budget at a fixed rate. A Klondike-shaped game's samples are judged by the
 compiled core (``engine.klondike_core``), a cross game's by the compiled cross search (``engine.cross_search``),
-Canfield's by its compiled search (``engine.canfield_search``), The Great Thirteen's by its own
-(``engine.thirteen_search``) and The Queens' by theirs (``engine.queens_search``), with many more samples and
-positions for the same budget.
+Canfield's by its compiled search (``engine.canfield_search``), and The Great Thirteen's, The Queens' and Sly's
+each by its own (``engine.thirteen_search``, ``engine.queens_search``, ``engine.sly_search``), with many more
+samples and positions for the same budget.
 
 >>> from engine.games import find_game
 >>> from engine.table import Table
@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engine import canfield_search, cross_search, klondike_core, queens_search, thirteen_search
+from engine import canfield_search, cross_search, klondike_core, queens_search, sly_search, thirteen_search
 from engine.cards import UNKNOWN, full_deck
 from engine.errors import CadoganError
 from engine.moves import Move
@@ -62,6 +62,9 @@ it, about 0.65 s of CPU for a "1 s" hint (``bench.hidden_play``, deal 2)."""
 QUEENS_NODES_PER_NODE = 30
 """The same for The Queens' compiled search (``engine.queens_search``, about 1.7 million positions a CPU second;
 a sample the key blocks is judged lost at its first position, the others are won within a few hundred)."""
+SLY_NODES_PER_NODE = 15
+"""The same for Sly's compiled search (``engine.sly_search``, about a million positions a CPU second; at 30 a
+"1 s" hint on a known deal took 2 s of CPU where no win was found)."""
 _MAX_CORE_SAMPLES = 64
 _PLAN_LOOKBACK = 16  # earlier positions whose wins a known position may keep to (_known_hint)
 _CORE_NODES_PER_JUDGEMENT = 2_000  # samples are added while each (sample, move) judgement gets this many
@@ -75,6 +78,7 @@ class _Search(Enum):
     CANFIELD = "the compiled Canfield search"
     THIRTEEN = "the compiled Great Thirteen search"
     QUEENS = "the compiled Queens search"
+    SLY = "the compiled Sly search"
     PYTHON = "the Python solver"
 
 
@@ -184,9 +188,9 @@ def hint(
     Moves that lead back to one of them, such as moving a run back where it came from, are left out unless no
     other move is left. A Klondike-shaped game's samples are judged by the compiled core (``CORE_NODES_PER_NODE``
     of its positions for each node), a cross game's (General Sedgewick, Four Seasons) by the compiled cross
-    search with the same budgets, Canfield's, The Great Thirteen's and The Queens' by their own compiled searches
-    (``CANFIELD_NODES_PER_NODE``, ``THIRTEEN_NODES_PER_NODE``, ``QUEENS_NODES_PER_NODE``), unless ``compiled``
-    is False (``_searcher``).
+    search with the same budgets, Canfield's, The Great Thirteen's, The Queens' and Sly's by their own compiled
+    searches (``CANFIELD_NODES_PER_NODE``, ``THIRTEEN_NODES_PER_NODE``, ``QUEENS_NODES_PER_NODE``,
+    ``SLY_NODES_PER_NODE``), unless ``compiled`` is False (``_searcher``).
     """
     moves = table.generate_moves()
     if not moves:
@@ -282,6 +286,7 @@ _GAME_SEARCHES = {
     _Search.CANFIELD: _GameSearch(canfield_search.solve, canfield_search.judge, CANFIELD_NODES_PER_NODE, True),
     _Search.THIRTEEN: _GameSearch(thirteen_search.solve, thirteen_search.judge, THIRTEEN_NODES_PER_NODE, False),
     _Search.QUEENS: _GameSearch(queens_search.solve, queens_search.judge, QUEENS_NODES_PER_NODE, True),
+    _Search.SLY: _GameSearch(sly_search.solve, sly_search.judge, SLY_NODES_PER_NODE, False),
 }
 
 
@@ -453,8 +458,8 @@ def _judge(
 
 def _searcher(table: Table, compiled: bool) -> _Search:
     """Which search judges the samples: the compiled Klondike core for its shape, the compiled cross search
-    for the cross games, Canfield's for Canfield, The Great Thirteen's and The Queens' for theirs (their undecided
-    samples carry no nearness: they have no guide), else the Python solver."""
+    for the cross games, Canfield's for Canfield, The Great Thirteen's, The Queens' and Sly's for theirs (their
+    undecided samples carry no nearness: they have no guide), else the Python solver."""
     if compiled and klondike_core.AVAILABLE and klondike_core.shape(table.game) is not None:
         return _Search.CORE
     # A table the cross search cannot take (a foundation out of sequence, a card face down on the cross) keeps
@@ -468,6 +473,8 @@ def _searcher(table: Table, compiled: bool) -> _Search:
         return _Search.THIRTEEN
     if compiled and queens_search.takes(table.game) and queens_search.fits(samples(table, 1, 0)[0]):
         return _Search.QUEENS
+    if compiled and sly_search.takes(table.game) and sly_search.fits(samples(table, 1, 0)[0]):
+        return _Search.SLY
     return _Search.PYTHON
 
 

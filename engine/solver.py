@@ -61,8 +61,8 @@ class Verdict(Enum):
 
 
 COMPILED_VERDICTS = (Verdict.SOLVED, Verdict.UNSOLVABLE, Verdict.UNKNOWN)
-"""The verdicts the compiled searches (``engine/_cross.c``, ``_canfield.c``, ``_thirteen.c``, ``_queens.c``) answer as
-0, 1, 2."""
+"""The verdicts the compiled searches (``engine/_cross.c``, ``_canfield.c``, ``_thirteen.c``, ``_queens.c``,
+``_sly.c``) answer as 0, 1, 2."""
 
 
 class UnknownCardsError(CadoganError):
@@ -112,8 +112,8 @@ def solve(
     A Klondike-shaped position goes to the compiled core (``engine.klondike_core``: depth-first, about a
     hundred times as many positions a second), a cross game's (General Sedgewick, Four Seasons) to the search
     written for it (``engine.cross_search``, compiled too), a Canfield position to its own compiled search
-    (``engine.canfield_search``), The Great Thirteen's to its own (``engine.thirteen_search``) and The Queens' to
-    theirs (``engine.queens_search``), unless
+    (``engine.canfield_search``), and The Great Thirteen's, The Queens' and Sly's each to its own
+    (``engine.thirteen_search``, ``engine.queens_search``, ``engine.sly_search``), unless
     ``compiled`` is False; every other one is searched here, best-first (default) or depth-first.
     """
     hidden = unknown_count(table)
@@ -142,6 +142,10 @@ def solve(
 
         if queens_search.fits(table):
             return queens_search.solve(table, budget, progress)
+        from engine import sly_search  # imported here: it imports this module
+
+        if sly_search.fits(table):
+            return sly_search.solve(table, budget, progress)
     start = time.process_time()
     search = _Search(table.copy(), budget, progress, start)
     verdict = _best_first(search) if best_first else search.run()
