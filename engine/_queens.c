@@ -517,20 +517,6 @@ static int search(Search *s, Step **path, int *path_len) {
     return verdict;
 }
 
-static int read_codes(PyObject *obj, uint8_t *out, int *len, int max, int count[52]) {
-    char *buf;
-    Py_ssize_t n;
-    if (!PyBytes_Check(obj) || PyBytes_AsStringAndSize(obj, &buf, &n) < 0 || n > max) return 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        int c = (uint8_t)buf[k];
-        if (c >= 52) return 0;
-        count[c]++;
-        out[k] = (uint8_t)c;
-    }
-    *len = (int)n;
-    return 1;
-}
-
 /* Reads a position into ``s``: key, pack and talon as codes bottom first, the foundations and the shutter as
  * lists of bytes (codes bottom first), the flags; 0 where it is not a position of The Queens (a pile out of
  * shape, or not every card twice). */
@@ -599,17 +585,7 @@ static PyObject *py_moves(PyObject *self, PyObject *args) {
     Frame f;
     children(s, &f);
     free(s);
-    PyObject *out = PyList_New(f.n);
-    if (!out) return NULL;
-    for (int i = 0; i < f.n; i++) {
-        PyObject *t = step_tuple(f.child, i);
-        if (!t) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, t);
-    }
-    return out;
+    return steps_list(f.child, f.n, step_tuple);
 }
 
 PyDoc_STRVAR(blocked_doc,

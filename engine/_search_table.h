@@ -1,7 +1,7 @@
-/* What the compiled searches of engine/_cross.c, engine/_canfield.c and engine/_thirteen.c share: the CPU clock,
- * the budget (positions, CPU seconds, progress reports, Ctrl-C), a transposition table of 128-bit keys, a 64-bit
- * mixer, Luby's restart lengths and the answer handed back to Python. Included by each (one extension each),
- * after Python.h. */
+/* What the compiled searches of engine/_cross.c, _canfield.c, _thirteen.c, _queens.c and _sly.c share: the CPU
+ * clock, the budget (positions, CPU seconds, progress reports, Ctrl-C), a transposition table of 128-bit keys, a
+ * 64-bit mixer, Luby's restart lengths, card codes read from Python and the answer handed back to it. Included by
+ * each (one extension each), after Python.h. */
 #ifndef CADOGAN_SEARCH_TABLE_H
 #define CADOGAN_SEARCH_TABLE_H
 
@@ -60,6 +60,37 @@ static void budget_count(SearchBudget *b) {
     }
 }
 
+/* A list of ``n`` steps of ``steps``, each made a tuple by ``step_tuple``; NULL with the error set. */
+static PyObject *steps_list(const void *steps, int n, PyObject *(*step_tuple)(const void *path, int k)) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *t = step_tuple(steps, k);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, t);
+    }
+    return out;
+}
+
+/* Reads a bytes object of at most ``max`` card codes (0..51) into ``out`` and its length into ``len``, counting
+ * each code in ``count``; 0 where it is no such thing. */
+static inline int read_codes(PyObject *obj, uint8_t *out, int *len, int max, int count[52]) {
+    char *buf;
+    Py_ssize_t n;
+    if (!PyBytes_Check(obj) || PyBytes_AsStringAndSize(obj, &buf, &n) < 0 || n > max) return 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int c = (uint8_t)buf[k];
+        if (c >= 52) return 0;
+        count[c]++;
+        out[k] = (uint8_t)c;
+    }
+    *len = (int)n;
+    return 1;
+}
+
 /* The search's answer to Python, (verdict, steps, nodes, seconds), each step of ``path`` (``path_len`` of
  * them, freed here) made a tuple by ``step_tuple``; NULL with the error set where the progress callback or
  * Ctrl-C stopped the search, or ``failed`` (memory ran out). */
@@ -74,21 +105,9 @@ static PyObject *search_answer(int verdict, int failed, const SearchBudget *b, v
         free(path);
         return PyErr_NoMemory();
     }
-    PyObject *steps = PyList_New(path_len);
-    if (!steps) {
-        free(path);
-        return NULL;
-    }
-    for (int k = 0; k < path_len; k++) {
-        PyObject *t = step_tuple(path, k);
-        if (!t) {
-            free(path);
-            Py_DECREF(steps);
-            return NULL;
-        }
-        PyList_SET_ITEM(steps, k, t);
-    }
+    PyObject *steps = steps_list(path, path_len, step_tuple);
     free(path);
+    if (!steps) return NULL;
     return Py_BuildValue("(iNLd)", verdict, steps, b->nodes, seconds);
 }
 

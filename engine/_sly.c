@@ -373,20 +373,6 @@ static int run(Search *s, long long cap, Step **path, int *path_len) {
     return verdict;
 }
 
-static int read_codes(PyObject *obj, uint8_t *out, int *len, int max, int count[52]) {
-    char *buf;
-    Py_ssize_t n;
-    if (!PyBytes_Check(obj) || PyBytes_AsStringAndSize(obj, &buf, &n) < 0 || n > max) return 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        int c = (uint8_t)buf[k];
-        if (c >= 52) return 0;
-        count[c]++;
-        out[k] = (uint8_t)c;
-    }
-    *len = (int)n;
-    return 1;
-}
-
 /* Reads a position into ``s``: the pack and the turned card as codes bottom first, the foundations and the
  * packets as lists of bytes, the round's count; 0 where it is not a position of Sly. */
 static int s_load(Search *s, PyObject *pack, PyObject *turned, PyObject *founds, PyObject *packets, int placed) {
@@ -456,17 +442,7 @@ static PyObject *py_moves(PyObject *self, PyObject *args) {
     Frame f;
     children(s, &f);
     free(s);
-    PyObject *out = PyList_New(f.n);
-    if (!out) return NULL;
-    for (int i = 0; i < f.n; i++) {
-        PyObject *t = step_tuple(f.child, i);
-        if (!t) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, t);
-    }
-    return out;
+    return steps_list(f.child, f.n, step_tuple);
 }
 
 PyDoc_STRVAR(solve_doc,
