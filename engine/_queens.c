@@ -15,7 +15,8 @@
  * space, a shutter pile like another) or the position itself (a marriage between piles of one bottom card), and
  * a card that is of no use on the shutter goes up alone (see engine/queens_search.py).
  * A position the key makes lost has no children (key_blocked): that proves nearly every deal lost at once.
- * Depth-first, in one run: the deals the key lets through are won within a few hundred positions.
+ * Depth-first, in one run (engine/_search_run.h): the deals the key lets through are won within a few hundred
+ * positions.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -438,84 +439,8 @@ static inline void s_key(const Search *s, uint64_t *k1, uint64_t *k2) {
     *k2 = mix64(piles ^ found * 0xC2B2AE3D27D4EB4Full);
 }
 
-/* The depth-first search from the position in ``s``: until a win (its steps in ``path``), the end of every
- * position reachable (UNSOLVABLE) or the budget or the table's room (UNKNOWN). The position is put back. */
-static int search(Search *s, Step **path, int *path_len) {
-    *path = NULL;
-    *path_len = 0;
-    if (s_won(s)) return SOLVED_V;
-    PairSet seen = {0};
-    seen.max_entries = s->max_entries;
-    uint64_t k1, k2;
-    s_key(s, &k1, &k2);
-    int cap = 256, top = 0, verdict = UNSOLVABLE_V;
-    Frame *stack = malloc((size_t)cap * sizeof(Frame));
-    if (!stack || pair_add(&seen, k1, k2) < 0) {
-        free(stack);
-        pair_clear(&seen);
-        return FAILED_V;
-    }
-    stack[0].made = (Step){-1, -1, 0};
-    children(s, &stack[0]);
-    while (top >= 0) {
-        Frame *f = &stack[top];
-        if (f->next == f->n) {
-            if (f->made.src >= 0) s_undo(s, f->made, f->undo);
-            top--;
-            continue;
-        }
-        if (budget_spent(&s->budget)) {
-            verdict = UNKNOWN_V;
-            break;
-        }
-        Step st = f->child[f->next++];
-        Undo u = s_do(s, st);
-        if (s_won(s)) {
-            Step *out = malloc((size_t)(top + 1) * sizeof(Step));
-            if (!out) {
-                s_undo(s, st, u);
-                verdict = FAILED_V;
-                break;
-            }
-            for (int k = 1; k <= top; k++) out[k - 1] = stack[k].made;
-            out[top] = st;
-            *path = out;
-            *path_len = top + 1;
-            s_undo(s, st, u);
-            verdict = SOLVED_V;
-            break;
-        }
-        s_key(s, &k1, &k2);
-        int added = pair_add(&seen, k1, k2);
-        if (added <= 0) {
-            s_undo(s, st, u);
-            if (added == 0) continue;
-            verdict = UNKNOWN_V; /* out of table: as if the budget were spent */
-            break;
-        }
-        budget_count(&s->budget);
-        if (top + 1 == cap) {
-            Frame *bigger = realloc(stack, (size_t)cap * 2 * sizeof(Frame));
-            if (!bigger) {
-                s_undo(s, st, u);
-                verdict = FAILED_V;
-                break;
-            }
-            stack = bigger;
-            cap *= 2;
-        }
-        top++;
-        stack[top].made = st;
-        stack[top].undo = u;
-        children(s, &stack[top]);
-    }
-    /* a win or a stop leaves the frames' steps made: take them back, deepest first */
-    if (verdict != UNSOLVABLE_V)
-        for (; top >= 1; top--) s_undo(s, stack[top].made, stack[top].undo);
-    free(stack);
-    pair_clear(&seen);
-    return verdict;
-}
+#define UNDO_T Undo
+#include "_search_run.h"
 
 /* Reads a position into ``s``: key, pack and talon as codes bottom first, the foundations and the shutter as
  * lists of bytes (codes bottom first), the flags; 0 where it is not a position of The Queens (a pile out of
@@ -646,7 +571,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     budget_begin(&s->budget, max_nodes, max_seconds, progress, progress_every);
     Step *path = NULL;
     int path_len = 0;
-    int verdict = search(s, &path, &path_len);
+    int verdict = run(s, -1, &path, &path_len);
     SearchBudget budget = s->budget;
     free(s);
     return search_answer(verdict, verdict == FAILED_V, &budget, path, path_len, step_tuple);

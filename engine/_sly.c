@@ -11,9 +11,9 @@
  * the pack, 1 the turned card, 2..9 the foundations, 10..29 the packets. Children skip moves that reach a
  * position another child reaches (a second empty packet, a packet like another, a second empty foundation).
  * A card is placed first where the packet's top is wanted later than it (see engine/sly_search.py).
- * Depth-first runs: the first in that order for first_run positions, then runs of Luby lengths whose order has
- * random noise added, each with a fresh table; every run takes every child, so a run that meets every position
- * proves the deal lost.
+ * Depth-first runs (engine/_search_run.h): the first in that order for first_run positions, then runs of Luby
+ * lengths whose order has random noise added, each with a fresh table; every run takes every child, so a run that
+ * meets every position proves the deal lost.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -292,89 +292,9 @@ static inline void s_key(const Search *s, uint64_t *k1, uint64_t *k2) {
     *k2 = k;
 }
 
-/* A depth-first run from the position in ``s``: until a win (its steps in ``path``), the end of every position
- * reachable (UNSOLVABLE), ``cap`` new positions (-1: none), the budget or the table's room (UNKNOWN). The
- * position is put back. */
-static int run(Search *s, long long cap, Step **path, int *path_len) {
-    *path = NULL;
-    *path_len = 0;
-    if (s_won(s)) return SOLVED_V;
-    PairSet seen = {0};
-    seen.max_entries = s->max_entries;
-    uint64_t k1, k2;
-    s_key(s, &k1, &k2);
-    int depth_cap = 256, top = 0, verdict = UNSOLVABLE_V;
-    long long made = 0;
-    Frame *stack = malloc((size_t)depth_cap * sizeof(Frame));
-    if (!stack || pair_add(&seen, k1, k2) < 0) {
-        free(stack);
-        pair_clear(&seen);
-        return FAILED_V;
-    }
-    stack[0].made = (Step){-1, -1};
-    children(s, &stack[0]);
-    while (top >= 0) {
-        Frame *f = &stack[top];
-        if (f->next == f->n) {
-            if (f->made.src >= 0) s_undo(s, f->made, f->undo);
-            top--;
-            continue;
-        }
-        if (budget_spent(&s->budget) || made == cap) {
-            verdict = UNKNOWN_V;
-            break;
-        }
-        Step st = f->child[f->next++];
-        int u = s_do(s, st);
-        if (s_won(s)) {
-            Step *out = malloc((size_t)(top + 1) * sizeof(Step));
-            if (!out) {
-                s_undo(s, st, u);
-                verdict = FAILED_V;
-                break;
-            }
-            for (int k = 1; k <= top; k++) out[k - 1] = stack[k].made;
-            out[top] = st;
-            *path = out;
-            *path_len = top + 1;
-            s_undo(s, st, u);
-            verdict = SOLVED_V;
-            break;
-        }
-        s_key(s, &k1, &k2);
-        int added = pair_add(&seen, k1, k2);
-        if (added <= 0) {
-            s_undo(s, st, u);
-            if (added == 0) continue;
-            verdict = UNKNOWN_V; /* out of table: as if the budget were spent */
-            break;
-        }
-        made++;
-        budget_count(&s->budget);
-        if (top + 1 == depth_cap) {
-            Frame *bigger = realloc(stack, (size_t)depth_cap * 2 * sizeof(Frame));
-            if (!bigger) {
-                s_undo(s, st, u);
-                verdict = FAILED_V;
-                break;
-            }
-            stack = bigger;
-            depth_cap *= 2;
-        }
-        top++;
-        stack[top].made = st;
-        stack[top].undo = u;
-        children(s, &stack[top]);
-    }
-    if (verdict != UNSOLVABLE_V)
-        for (; top >= 1; top--) s_undo(s, stack[top].made, stack[top].undo);
-    free(stack);
-    pair_clear(&seen);
-    return verdict;
-}
+#define UNDO_T int
+#include "_search_run.h"
 
-/* Reads a position into ``s``: the pack and the turned card as codes bottom first, the foundations and the
- * packets as lists of bytes, the round's count; 0 where it is not a position of Sly. */
 static int s_load(Search *s, PyObject *pack, PyObject *turned, PyObject *founds, PyObject *packets, int placed) {
     int count[52] = {0}, n = 0;
     uint8_t codes[MAXC] = {0};
