@@ -116,10 +116,9 @@ def _blocking_suit(table: Table) -> Suit | None:
 
 def key_reason(table: Table) -> str | None:
     """Why the key makes ``table`` (``fits``) lost whatever is played, in a sentence, or None where it does not
-    (looked at after the key's payment where that is the only move)."""
+    (looked at after the key's payments while one is the only move)."""
     board = table.copy()
-    moves = board.generate_moves()
-    if len(moves) == 1 and moves[0].src == "k" and moves[0].dst == "s":
+    while len(moves := board.generate_moves()) == 1 and moves[0].src == "k" and moves[0].dst == "s":
         board.play(moves[0])
     suit = _blocking_suit(board)
     if suit is None:

@@ -379,9 +379,10 @@ def test_cli_solves_a_seeded_deal(capsys: pytest.CaptureFixture[str]) -> None:
     ]
 
 
-@pytest.mark.parametrize(("seed", "suit"), [(0, "spades"), (38, "spades"), (212, None)])
+@pytest.mark.parametrize(("seed", "suit"), [(0, "spades"), (38, "spades"), (461, "clubs"), (212, None)])
 def test_a_loss_by_the_key_says_which_suit(seed: int, suit: str | None) -> None:
-    """Deal 0's spades block it; deal 38 pays for a queen first, and then its spades do; deal 212 is won."""
+    """Deal 0's spades block it; deal 38 pays for a queen first, and then its spades do; deal 461 pays for two
+    queens first; deal 212 is won."""
     table = Table.dealt(GAME, seed)
     reason = queens_search.key_reason(table)
     assert (reason is None) is (suit is None)
