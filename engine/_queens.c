@@ -486,6 +486,22 @@ static PyObject *step_tuple(const void *steps, int k) {
 static const char *bad_position =
     "a position The Queens' search cannot take: a pile out of shape or not every card twice (see solve's doc)";
 
+/* A position read from the arguments of moves, blocked and solve; NULL with the error set. */
+static Search *loaded(PyObject *key, PyObject *pack, PyObject *talon, PyObject *founds, PyObject *shutter,
+                      int played, int turned) {
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (!s_load(s, key, pack, talon, founds, shutter, played, turned)) {
+        free(s);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, bad_position);
+        return NULL;
+    }
+    return s;
+}
+
 PyDoc_STRVAR(moves_doc,
              "moves(key, pack, talon, foundations, shutter, played, turned, dedup, safe) -> steps\n\n"
              "The moves the rules allow in the position (as solve reads it), as (source, destination, count);\n"
@@ -498,13 +514,8 @@ static PyObject *py_moves(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOiipp", &key, &pack, &talon, &founds, &shutter, &played, &turned, &dedup,
                           &safe))
         return NULL;
-    Search *s = calloc(1, sizeof(Search));
-    if (!s) return PyErr_NoMemory();
-    if (!s_load(s, key, pack, talon, founds, shutter, played, turned)) {
-        free(s);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, bad_position);
-        return NULL;
-    }
+    Search *s = loaded(key, pack, talon, founds, shutter, played, turned);
+    if (!s) return NULL;
     s->dedup = dedup;
     s->safe = safe;
     Frame f;
@@ -523,13 +534,8 @@ static PyObject *py_blocked(PyObject *self, PyObject *args) {
     PyObject *key, *pack, *talon, *founds, *shutter;
     int played, turned;
     if (!PyArg_ParseTuple(args, "OOOOOii", &key, &pack, &talon, &founds, &shutter, &played, &turned)) return NULL;
-    Search *s = calloc(1, sizeof(Search));
-    if (!s) return PyErr_NoMemory();
-    if (!s_load(s, key, pack, talon, founds, shutter, played, turned)) {
-        free(s);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, bad_position);
-        return NULL;
-    }
+    Search *s = loaded(key, pack, talon, founds, shutter, played, turned);
+    if (!s) return NULL;
     int blocked = key_blocked(s);
     free(s);
     return PyLong_FromLong(blocked - 1);
@@ -558,13 +564,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "a budget The Queens' search cannot take (see solve's doc)");
         return NULL;
     }
-    Search *s = calloc(1, sizeof(Search));
-    if (!s) return PyErr_NoMemory();
-    if (!s_load(s, key, pack, talon, founds, shutter, played, turned)) {
-        free(s);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, bad_position);
-        return NULL;
-    }
+    Search *s = loaded(key, pack, talon, founds, shutter, played, turned);
+    if (!s) return NULL;
     s->dedup = s->blocked = 1;
     s->safe = safe;
     s->max_entries = (size_t)max_entries;

@@ -148,8 +148,8 @@ static void availability(const Search *s, int avail[52]) {
 }
 
 /* The moves the rules allow here (engine/games/sly.py's hooks), each once or (``dedup``) once per position
- * reached; ``order``: the turned card's placements by how well they fit (the first run; noise in the others). */
-static int legal(Search *s, Step *out, int order) {
+ * reached; the turned card's placements by how well they fit (noise added but in the first run). */
+static int legal(Search *s, Step *out) {
     int n = 0, turned = s->turned >= 0;
     int pack_left = turned || s->plen;
     int in_round = s->placed > 0 && pack_left, vacancy = 0, plays = 0;
@@ -192,7 +192,7 @@ static int legal(Search *s, Step *out, int order) {
                 for (int q = 0; q < p && s->dedup && !twin; q++) twin = same_packet(s, p, q);
                 if (!twin) out[n++] = (Step){P_W, (int8_t)(P_P + p)};
             }
-        if (order && n - first > 1) {
+        if (n - first > 1) {
             /* a packet whose top is wanted later than the turned card first (the nearest such), then a vacancy,
              * then covering the top wanted latest */
             int avail[52], score[MAXCHILD];
@@ -219,7 +219,7 @@ static int legal(Search *s, Step *out, int order) {
 
 static void children(Search *s, Frame *f) {
     f->next = 0;
-    f->n = legal(s, f->child, 1);
+    f->n = legal(s, f->child);
 }
 
 static int s_do(Search *s, Step st) {
